@@ -1,0 +1,354 @@
+//! One in-order RV32IM hart with Zicsr, Zifencei and Zicbom, machine and user mode.
+//!
+//! The interpreter executes [`Insn`]s from the [`DecodeCache`]; it reaches memory only through
+//! a [`Bus`], and reports what it retires to an [`Observer`] (the instruction trace), both as
+//! generic parameters so that the common configuration (no trace) compiles to a tight loop.
+//!
+//! Timing: one cycle per instruction or trap for now (`mcycle` counts them).
+
+pub mod csr;
+pub mod decode;
+mod decode_cache;
+mod trap;
+
+use crate::bus::{Bus, CacheBlockOp, MemFault, Width};
+use csr::{Csrs, Priv};
+use decode::{Insn, Op};
+use decode_cache::DecodeCache;
+pub use trap::{Cause, Trap};
+
+/// The semihosting call sequence around an `ebreak`: `slli x0, x0, 0x1f; ebreak; srai x0, x0, 7`.
+const SEMIHOST_PRE: u32 = 0x01f0_1013;
+const SEMIHOST_POST: u32 = 0x4070_5013;
+
+/// Sees every retired instruction and every trap. `()` sees nothing and costs nothing.
+pub trait Observer {
+    /// False for observers that ignore everything; lets the interpreter skip the bookkeeping.
+    const ENABLED: bool = true;
+    /// An instruction at `pc` (word `raw`) retired; `rd_write` is the register it wrote.
+    fn retired(&mut self, pc: u32, raw: u32, rd_write: Option<(u8, u32)>);
+    /// A trap was taken at `pc`.
+    fn trapped(&mut self, pc: u32, trap: Trap);
+}
+
+impl Observer for () {
+    const ENABLED: bool = false;
+    fn retired(&mut self, _: u32, _: u32, _: Option<(u8, u32)>) {}
+    fn trapped(&mut self, _: u32, _: Trap) {}
+}
+
+/// Why [`Hart::run`] returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// The instruction budget is used up.
+    Budget,
+    /// A semihosting call: the operation is in `a0`, its argument in `a1`, the result goes to
+    /// `a0`. The `ebreak` has retired; the hart resumes after it.
+    Semihost,
+    /// The bus asked to stop (a `tohost` write).
+    Halt,
+    /// A trap was taken while the previous trap's handler had not yet retired an
+    /// instruction: the handler cannot run (no handler installed, or it faults itself).
+    TrapLoop { first: Trap, first_pc: u32, second: Trap, second_pc: u32 },
+}
+
+pub struct Hart {
+    /// Integer registers; `x[0]` is forced back to zero after every instruction.
+    pub x: [u32; 32],
+    pub pc: u32,
+    pub csr: Csrs,
+    decoded: DecodeCache,
+    /// The last trap taken, until an instruction retires.
+    unretired_trap: Option<(Trap, u32)>,
+}
+
+impl Hart {
+    pub fn new(entry: u32) -> Self {
+        Hart { x: [0; 32], pc: entry, csr: Csrs::default(), decoded: DecodeCache::default(), unretired_trap: None }
+    }
+
+    /// Register `r` (`r` taken modulo 32, which lets the compiler drop bounds checks).
+    #[inline(always)]
+    fn reg(&self, r: u8) -> u32 {
+        self.x[(r & 31) as usize]
+    }
+
+    #[inline(always)]
+    fn set_reg(&mut self, r: u8, value: u32) {
+        self.x[(r & 31) as usize] = value;
+    }
+
+    /// Runs until `budget` instructions and traps have been executed or something needs the
+    /// caller (see [`Exit`]).
+    pub fn run<B: Bus, O: Observer>(&mut self, bus: &mut B, obs: &mut O, budget: u64) -> Exit {
+        for _ in 0..budget {
+            let pc = self.pc;
+            let (insn, raw) = match self.decoded.get(pc) {
+                Some(hit) => hit,
+                None => match bus.fetch(pc) {
+                    Ok(raw) => (self.decoded.insert(pc, raw), raw),
+                    Err(fault) => {
+                        let trap = Trap::new(Cause::InsnAccessFault, fault.addr());
+                        if let Some(exit) = self.take_trap(pc, trap, obs) {
+                            return exit;
+                        }
+                        continue;
+                    }
+                },
+            };
+            match self.execute(bus, insn, raw, pc) {
+                Ok(next) => {
+                    self.x[0] = 0;
+                    self.pc = next;
+                    self.csr.instret = self.csr.instret.wrapping_add(1);
+                    self.csr.cycles = self.csr.cycles.wrapping_add(1);
+                    self.unretired_trap = None;
+                    if O::ENABLED {
+                        let rd_write = writes_rd(insn.op).then(|| (insn.rd, self.reg(insn.rd)));
+                        obs.retired(pc, raw, rd_write.filter(|(rd, _)| *rd != 0));
+                    }
+                }
+                Err(Event::Trap(trap)) => {
+                    if let Some(exit) = self.take_trap(pc, trap, obs) {
+                        return exit;
+                    }
+                }
+                Err(Event::Exit(exit)) => {
+                    // Semihosting calls and halting stores complete their instruction first.
+                    self.pc = pc.wrapping_add(4);
+                    self.csr.instret = self.csr.instret.wrapping_add(1);
+                    self.csr.cycles = self.csr.cycles.wrapping_add(1);
+                    self.unretired_trap = None;
+                    if O::ENABLED {
+                        obs.retired(pc, raw, None);
+                    }
+                    return exit;
+                }
+            }
+        }
+        Exit::Budget
+    }
+
+    /// Takes `trap` raised by the instruction at `pc`; returns an exit if it is the second
+    /// trap in a row.
+    #[cold]
+    fn take_trap<O: Observer>(&mut self, pc: u32, trap: Trap, obs: &mut O) -> Option<Exit> {
+        tracing::debug!(pc = format_args!("{pc:#010x}"), %trap, "trap");
+        if O::ENABLED {
+            obs.trapped(pc, trap);
+        }
+        if let Some((first, first_pc)) = self.unretired_trap {
+            return Some(Exit::TrapLoop { first, first_pc, second: trap, second_pc: pc });
+        }
+        self.unretired_trap = Some((trap, pc));
+        self.csr.enter_trap(trap.cause as u32, pc, trap.tval);
+        self.csr.cycles = self.csr.cycles.wrapping_add(1);
+        self.pc = self.csr.trap_vector();
+        None
+    }
+
+    /// Executes one instruction; returns the next PC.
+    #[inline(always)]
+    fn execute<B: Bus>(&mut self, bus: &mut B, i: Insn, raw: u32, pc: u32) -> Result<u32, Event> {
+        let rs1 = self.reg(i.rs1);
+        let rs2 = self.reg(i.rs2);
+        let imm = i.imm as u32;
+        let next = pc.wrapping_add(4);
+        let value = match i.op {
+            Op::Lui => imm,
+            Op::Auipc => pc.wrapping_add(imm),
+            Op::Jal => return self.jump(i.rd, next, pc.wrapping_add(imm)),
+            Op::Jalr => return self.jump(i.rd, next, rs1.wrapping_add(imm) & !1),
+            Op::Beq => return branch(rs1 == rs2, pc, imm),
+            Op::Bne => return branch(rs1 != rs2, pc, imm),
+            Op::Blt => return branch((rs1 as i32) < (rs2 as i32), pc, imm),
+            Op::Bge => return branch((rs1 as i32) >= (rs2 as i32), pc, imm),
+            Op::Bltu => return branch(rs1 < rs2, pc, imm),
+            Op::Bgeu => return branch(rs1 >= rs2, pc, imm),
+            Op::Lb => self.load(bus, rs1.wrapping_add(imm), Width::Byte)? as i8 as u32,
+            Op::Lh => self.load(bus, rs1.wrapping_add(imm), Width::Half)? as i16 as u32,
+            Op::Lw => self.load(bus, rs1.wrapping_add(imm), Width::Word)?,
+            Op::Lbu => self.load(bus, rs1.wrapping_add(imm), Width::Byte)?,
+            Op::Lhu => self.load(bus, rs1.wrapping_add(imm), Width::Half)?,
+            Op::Sb => return self.store(bus, rs1.wrapping_add(imm), Width::Byte, rs2, next),
+            Op::Sh => return self.store(bus, rs1.wrapping_add(imm), Width::Half, rs2, next),
+            Op::Sw => return self.store(bus, rs1.wrapping_add(imm), Width::Word, rs2, next),
+            Op::Addi => rs1.wrapping_add(imm),
+            Op::Slti => ((rs1 as i32) < (imm as i32)) as u32,
+            Op::Sltiu => (rs1 < imm) as u32,
+            Op::Xori => rs1 ^ imm,
+            Op::Ori => rs1 | imm,
+            Op::Andi => rs1 & imm,
+            Op::Slli => rs1 << (imm & 31),
+            Op::Srli => rs1 >> (imm & 31),
+            Op::Srai => ((rs1 as i32) >> (imm & 31)) as u32,
+            Op::Add => rs1.wrapping_add(rs2),
+            Op::Sub => rs1.wrapping_sub(rs2),
+            Op::Sll => rs1 << (rs2 & 31),
+            Op::Slt => ((rs1 as i32) < (rs2 as i32)) as u32,
+            Op::Sltu => (rs1 < rs2) as u32,
+            Op::Xor => rs1 ^ rs2,
+            Op::Srl => rs1 >> (rs2 & 31),
+            Op::Sra => ((rs1 as i32) >> (rs2 & 31)) as u32,
+            Op::Or => rs1 | rs2,
+            Op::And => rs1 & rs2,
+            Op::Mul => rs1.wrapping_mul(rs2),
+            Op::Mulh => ((rs1 as i32 as i64 * rs2 as i32 as i64) >> 32) as u32,
+            Op::Mulhsu => ((rs1 as i32 as i64 * rs2 as i64) >> 32) as u32,
+            Op::Mulhu => ((rs1 as u64 * rs2 as u64) >> 32) as u32,
+            Op::Div => match (rs1 as i32, rs2 as i32) {
+                (_, 0) => u32::MAX,
+                (a, b) => a.wrapping_div(b) as u32, // i32::MIN / -1 = i32::MIN
+            },
+            Op::Divu => rs1.checked_div(rs2).unwrap_or(u32::MAX),
+            Op::Rem => match (rs1 as i32, rs2 as i32) {
+                (a, 0) => a as u32,
+                (a, b) => a.wrapping_rem(b) as u32, // i32::MIN % -1 = 0
+            },
+            Op::Remu => rs1.checked_rem(rs2).unwrap_or(rs1),
+            // One hart and coherent memory: ordering fences have nothing to order yet.
+            Op::Fence => return Ok(next),
+            Op::FenceI => {
+                self.decoded.flush();
+                return Ok(next);
+            }
+            Op::Wfi => {
+                // No interrupt sources: waiting would never end, so WFI completes at once
+                // (allowed by the spec). In U-mode it is illegal when mstatus.TW is set.
+                if self.csr.privilege == Priv::User && self.csr.timeout_wait() {
+                    return Err(Event::illegal(raw));
+                }
+                return Ok(next);
+            }
+            Op::Ecall => {
+                let cause = match self.csr.privilege {
+                    Priv::User => Cause::EcallFromU,
+                    Priv::Machine => Cause::EcallFromM,
+                };
+                return Err(Event::Trap(Trap::new(cause, 0)));
+            }
+            Op::Ebreak => {
+                if self.is_semihosting_call(bus, pc) {
+                    return Err(Event::Exit(Exit::Semihost));
+                }
+                return Err(Event::Trap(Trap::new(Cause::Breakpoint, pc)));
+            }
+            Op::Mret => {
+                if self.csr.privilege != Priv::Machine {
+                    return Err(Event::illegal(raw));
+                }
+                return Ok(self.csr.leave_trap());
+            }
+            Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {
+                self.csr_op(i, rs1).map_err(|_| Event::illegal(raw))?
+            }
+            Op::CboClean => return self.cache_block(bus, CacheBlockOp::Clean, rs1, next),
+            Op::CboFlush => return self.cache_block(bus, CacheBlockOp::Flush, rs1, next),
+            Op::CboInval => return self.cache_block(bus, CacheBlockOp::Inval, rs1, next),
+            Op::Illegal => return Err(Event::illegal(raw)),
+        };
+        self.set_reg(i.rd, value);
+        Ok(next)
+    }
+
+    #[inline(always)]
+    fn jump(&mut self, rd: u8, link: u32, target: u32) -> Result<u32, Event> {
+        if target & 3 != 0 {
+            return Err(Event::Trap(Trap::new(Cause::InsnMisaligned, target)));
+        }
+        self.set_reg(rd, link);
+        Ok(target)
+    }
+
+    #[inline(always)]
+    fn load<B: Bus>(&mut self, bus: &mut B, addr: u32, width: Width) -> Result<u32, Event> {
+        bus.load(addr, width).map_err(|f| Event::access_fault(Cause::LoadAccessFault, f))
+    }
+
+    #[inline(always)]
+    fn store<B: Bus>(&mut self, bus: &mut B, addr: u32, width: Width, value: u32, next: u32) -> Result<u32, Event> {
+        bus.store(addr, width, value).map_err(|f| Event::access_fault(Cause::StoreAccessFault, f))?;
+        self.decoded.invalidate_range(addr, width.bytes());
+        if bus.halt_requested() {
+            return Err(Event::Exit(Exit::Halt));
+        }
+        Ok(next)
+    }
+
+    fn cache_block<B: Bus>(&mut self, bus: &mut B, op: CacheBlockOp, addr: u32, next: u32) -> Result<u32, Event> {
+        // Zicbom reports faults of cache-block operations as store/AMO faults.
+        bus.cache_block(op, addr).map_err(|f| Event::access_fault(Cause::StoreAccessFault, f))?;
+        Ok(next)
+    }
+
+    /// Reads and/or writes a CSR; returns the old value (for `rd`).
+    fn csr_op(&mut self, i: Insn, rs1: u32) -> Result<u32, csr::IllegalCsrAccess> {
+        let csr = i.imm as u16;
+        // Immediate forms take the 5-bit value in the rs1 field.
+        let src = if matches!(i.op, Op::Csrrwi | Op::Csrrsi | Op::Csrrci) { i.rs1 as u32 } else { rs1 };
+        match i.op {
+            Op::Csrrw | Op::Csrrwi => {
+                // rd = x0 does not read (and cannot fault on a read).
+                let old = if i.rd != 0 { self.csr.read(csr)? } else { 0 };
+                self.csr.write(csr, src)?;
+                Ok(old)
+            }
+            _ => {
+                let old = self.csr.read(csr)?;
+                // rs1 = x0 / uimm = 0 does not write (so read-only CSRs may be read this way).
+                if i.rs1 != 0 {
+                    let new = if matches!(i.op, Op::Csrrs | Op::Csrrsi) { old | src } else { old & !src };
+                    self.csr.write(csr, new)?;
+                }
+                Ok(old)
+            }
+        }
+    }
+
+    fn is_semihosting_call<B: Bus>(&self, bus: &mut B, pc: u32) -> bool {
+        // The sequence is only defined in uncompressed code, with the ebreak at 4-byte
+        // alignment, which the fetch path guarantees.
+        bus.fetch(pc.wrapping_sub(4)) == Ok(SEMIHOST_PRE) && bus.fetch(pc.wrapping_add(4)) == Ok(SEMIHOST_POST)
+    }
+}
+
+/// Ops that write `rd` (for the trace).
+fn writes_rd(op: Op) -> bool {
+    !matches!(
+        op,
+        Op::Beq | Op::Bne | Op::Blt | Op::Bge | Op::Bltu | Op::Bgeu | Op::Sb | Op::Sh | Op::Sw
+            | Op::Fence | Op::FenceI | Op::Ecall | Op::Ebreak | Op::Mret | Op::Wfi
+            | Op::CboClean | Op::CboFlush | Op::CboInval | Op::Illegal
+    )
+}
+
+#[inline(always)]
+fn branch(taken: bool, pc: u32, offset: u32) -> Result<u32, Event> {
+    if !taken {
+        return Ok(pc.wrapping_add(4));
+    }
+    let target = pc.wrapping_add(offset);
+    if target & 3 != 0 {
+        return Err(Event::Trap(Trap::new(Cause::InsnMisaligned, target)));
+    }
+    Ok(target)
+}
+
+/// What stops an instruction from completing normally.
+enum Event {
+    Trap(Trap),
+    Exit(Exit),
+}
+
+impl Event {
+    fn illegal(raw: u32) -> Event {
+        Event::Trap(Trap::new(Cause::IllegalInsn, raw))
+    }
+
+    fn access_fault(cause: Cause, fault: MemFault) -> Event {
+        Event::Trap(Trap::new(cause, fault.addr()))
+    }
+}
+
+#[cfg(test)]
+mod tests;

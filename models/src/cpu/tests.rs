@@ -1,0 +1,360 @@
+//! Instruction-level tests: tiny programs assembled by hand, run on DRAM, checked against
+//! the ISA manual's definitions.
+
+use super::*;
+use crate::dram::Dram;
+use crate::system_bus::SystemBus;
+
+const BASE: u32 = 0x8000_0000;
+
+/// A minimal assembler for the encodings the tests need.
+mod asm {
+    pub fn r(f7: u32, rs2: u32, rs1: u32, f3: u32, rd: u32, opc: u32) -> u32 {
+        f7 << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | rd << 7 | opc
+    }
+    pub fn i(imm: i32, rs1: u32, f3: u32, rd: u32, opc: u32) -> u32 {
+        ((imm as u32) & 0xfff) << 20 | rs1 << 15 | f3 << 12 | rd << 7 | opc
+    }
+    pub fn s(imm: i32, rs2: u32, rs1: u32, f3: u32) -> u32 {
+        let imm = imm as u32;
+        (imm >> 5 & 0x7f) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | (imm & 31) << 7 | 0x23
+    }
+    pub fn b(imm: i32, rs2: u32, rs1: u32, f3: u32) -> u32 {
+        let imm = imm as u32;
+        (imm >> 12 & 1) << 31 | (imm >> 5 & 0x3f) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12
+            | (imm >> 1 & 0xf) << 8 | (imm >> 11 & 1) << 7 | 0x63
+    }
+    pub fn jal(rd: u32, imm: i32) -> u32 {
+        let imm = imm as u32;
+        (imm >> 20 & 1) << 31 | (imm >> 1 & 0x3ff) << 21 | (imm >> 11 & 1) << 20
+            | (imm >> 12 & 0xff) << 12 | rd << 7 | 0x6f
+    }
+    pub fn lui(rd: u32, imm20: u32) -> u32 {
+        imm20 << 12 | rd << 7 | 0x37
+    }
+    pub fn addi(rd: u32, rs1: u32, imm: i32) -> u32 {
+        i(imm, rs1, 0, rd, 0x13)
+    }
+    pub fn jalr(rd: u32, rs1: u32, imm: i32) -> u32 {
+        i(imm, rs1, 0, rd, 0x67)
+    }
+    pub fn csrrw(rd: u32, csr: u32, rs1: u32) -> u32 {
+        csr << 20 | rs1 << 15 | 1 << 12 | rd << 7 | 0x73
+    }
+    pub fn csrrs(rd: u32, csr: u32, rs1: u32) -> u32 {
+        csr << 20 | rs1 << 15 | 2 << 12 | rd << 7 | 0x73
+    }
+    pub const ECALL: u32 = 0x0000_0073;
+    pub const EBREAK: u32 = 0x0010_0073;
+    pub const MRET: u32 = 0x3020_0073;
+    pub const FENCE_I: u32 = 0x0000_100f;
+    pub const NOP: u32 = 0x0000_0013;
+}
+use asm::*;
+
+/// Loads `program` at `BASE` and returns the machine, ready to run.
+fn machine(program: &[u32]) -> (Hart, SystemBus) {
+    let mut bus = SystemBus::new(Dram::new(BASE, 0x1_0000));
+    let bytes: Vec<u8> = program.iter().flat_map(|w| w.to_le_bytes()).collect();
+    bus.poke(BASE, &bytes).unwrap();
+    (Hart::new(BASE), bus)
+}
+
+/// Runs `program` for `steps` steps with the given registers preset.
+fn run(program: &[u32], regs: &[(usize, u32)], steps: u64) -> (Hart, SystemBus) {
+    let (mut hart, mut bus) = machine(program);
+    for &(r, v) in regs {
+        hart.x[r] = v;
+    }
+    assert_eq!(hart.run(&mut bus, &mut (), steps), Exit::Budget);
+    (hart, bus)
+}
+
+/// Executes one R-type instruction `a0 = a1 OP a2`.
+fn r_op(f7: u32, f3: u32, a: u32, b: u32) -> u32 {
+    let (hart, _) = run(&[r(f7, 12, 11, f3, 10, 0x33)], &[(11, a), (12, b)], 1);
+    hart.x[10]
+}
+
+#[test]
+fn base_integer_register_ops() {
+    let cases: &[(u32, u32, u32, u32, u32)] = &[
+        // (funct7, funct3, a, b, expected)
+        (0x00, 0, 0xffff_ffff, 1, 0),                   // add wraps
+        (0x20, 0, 0, 1, 0xffff_ffff),                   // sub wraps
+        (0x00, 1, 1, 35, 8),                            // sll uses rs2[4:0]
+        (0x00, 2, 0x8000_0000, 0, 1),                   // slt signed
+        (0x00, 3, 0x8000_0000, 0, 0),                   // sltu unsigned
+        (0x00, 4, 0xf0f0_f0f0, 0xff00_ff00, 0x0ff0_0ff0), // xor
+        (0x00, 5, 0x8000_0000, 31, 1),                  // srl
+        (0x20, 5, 0x8000_0000, 31, 0xffff_ffff),        // sra
+        (0x20, 5, 0x8000_0000, 32, 0x8000_0000),        // sra by 32 = by 0
+        (0x00, 6, 0xf000_0000, 0x0000_000f, 0xf000_000f), // or
+        (0x00, 7, 0xf0f0_f0f0, 0xff00_ff00, 0xf000_f000), // and
+    ];
+    for &(f7, f3, a, b, want) in cases {
+        assert_eq!(r_op(f7, f3, a, b), want, "funct7 {f7:#x} funct3 {f3} a {a:#x} b {b:#x}");
+    }
+}
+
+#[test]
+fn m_extension_corner_cases() {
+    const MIN: u32 = 0x8000_0000;
+    let cases: &[(u32, u32, u32, u32)] = &[
+        // (funct3, a, b, expected)
+        (0, 0xffff_ffff, 0xffff_ffff, 1),            // mul -1 * -1
+        (1, 0xffff_ffff, 0xffff_ffff, 0),            // mulh -1 * -1 = 1 → high 0
+        (1, MIN, MIN, 0x4000_0000),                  // mulh MIN*MIN = 2^62
+        (1, MIN, 1, 0xffff_ffff),                    // mulh MIN*1 → high is -1
+        (2, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff),  // mulhsu -1 * (2^32-1) → high -1
+        (2, 1, 0xffff_ffff, 0),                      // mulhsu 1 * (2^32-1)
+        (3, 0xffff_ffff, 0xffff_ffff, 0xffff_fffe),  // mulhu
+        (4, 7, 0, 0xffff_ffff),                      // div by zero → -1
+        (4, MIN, 0xffff_ffff, MIN),                  // div overflow → MIN
+        (4, (-7i32) as u32, 2, (-3i32) as u32),      // div rounds toward zero
+        (5, 7, 0, 0xffff_ffff),                      // divu by zero → all ones
+        (5, 0xffff_ffff, 2, 0x7fff_ffff),            // divu
+        (6, 7, 0, 7),                                // rem by zero → dividend
+        (6, MIN, 0xffff_ffff, 0),                    // rem overflow → 0
+        (6, (-7i32) as u32, 2, (-1i32) as u32),      // rem sign follows dividend
+        (7, 7, 0, 7),                                // remu by zero → dividend
+        (7, 0xffff_ffff, 10, 5),                     // remu
+    ];
+    for &(f3, a, b, want) in cases {
+        assert_eq!(r_op(1, f3, a, b), want, "M funct3 {f3} a {a:#x} b {b:#x}");
+    }
+}
+
+#[test]
+fn immediates_lui_auipc_and_x0() {
+    let program = [
+        addi(10, 0, -1),                    // a0 = -1
+        i(-1, 10, 3, 11, 0x13),             // sltiu a1, a0, -1 → 0 (equal)
+        i(1, 10, 2, 12, 0x13),              // slti a2, a0, 1 → 1
+        lui(13, 0xfffff),                   // a3 = 0xfffff000
+        0x0000_0717 | (1 << 12),            // auipc a4, 1 → pc + 0x1000
+        addi(0, 0, 5),                      // writes to x0 vanish
+    ];
+    let (hart, _) = run(&program, &[], 6);
+    assert_eq!(hart.x[11], 0);
+    assert_eq!(hart.x[12], 1);
+    assert_eq!(hart.x[13], 0xffff_f000);
+    assert_eq!(hart.x[14], BASE + 16 + 0x1000);
+    assert_eq!(hart.x[0], 0);
+}
+
+#[test]
+fn loads_sign_and_zero_extend_and_allow_misalignment() {
+    let program = [
+        i(1, 1, 0, 10, 0x03), // lb  a0, 1(ra)
+        i(1, 1, 4, 11, 0x03), // lbu a1, 1(ra)
+        i(1, 1, 1, 12, 0x03), // lh  a2, 1(ra)   (misaligned)
+        i(1, 1, 5, 13, 0x03), // lhu a3, 1(ra)
+        i(1, 1, 2, 14, 0x03), // lw  a4, 1(ra)   (misaligned)
+        s(5, 14, 1, 2),       // sw  a4, 5(ra)   (misaligned)
+        i(5, 1, 2, 15, 0x03), // lw  a5, 5(ra)
+    ];
+    let (mut hart, mut bus) = machine(&program);
+    let data = BASE + 0x100;
+    bus.poke(data, &[0x11, 0x80, 0xff, 0x22, 0x33, 0, 0, 0, 0]).unwrap();
+    hart.x[1] = data;
+    hart.run(&mut bus, &mut (), 7);
+    assert_eq!(hart.x[10], 0xffff_ff80);
+    assert_eq!(hart.x[11], 0x80);
+    assert_eq!(hart.x[12], 0xffff_ff80);
+    assert_eq!(hart.x[13], 0xff80);
+    assert_eq!(hart.x[14], 0x3322_ff80);
+    assert_eq!(hart.x[15], 0x3322_ff80);
+    let mut bytes = [0; 4];
+    bus.peek(data + 5, &mut bytes).unwrap();
+    assert_eq!(bytes, [0x80, 0xff, 0x22, 0x33]);
+}
+
+#[test]
+fn branches_and_jumps() {
+    let program = [
+        b(8, 11, 10, 4),  // 0: blt a0, a1, +8 (-1 < 1: taken)
+        addi(5, 0, 1),    // 4: skipped
+        b(8, 11, 10, 6),  // 8: bltu a0, a1, +8 (0xffffffff < 1: not taken)
+        addi(6, 0, 1),    // 12: executed
+        jal(1, 8),        // 16: ra = 20, jump to 24
+        addi(7, 0, 1),    // 20: skipped
+        jalr(0, 1, 0),    // 24: jump back to 20 via ra
+    ];
+    let (hart, _) = run(&program, &[(10, u32::MAX), (11, 1)], 6);
+    assert_eq!((hart.x[5], hart.x[6], hart.x[1], hart.x[7]), (0, 1, BASE + 20, 1));
+    assert_eq!(hart.pc, BASE + 24);
+}
+
+#[test]
+fn misaligned_jump_target_traps_on_the_jump() {
+    let (mut hart, mut bus) = machine(&[jalr(1, 10, 2)]);
+    hart.x[10] = BASE + 0x100;
+    hart.csr.write(0x305, BASE + 0x40).unwrap();
+    hart.run(&mut bus, &mut (), 1);
+    assert_eq!((hart.csr.mcause, hart.csr.mtval, hart.csr.mepc), (0, BASE + 0x102, BASE));
+    assert_eq!(hart.x[1], 0, "rd is not written when the jump traps");
+    assert_eq!(hart.pc, BASE + 0x40);
+}
+
+#[test]
+fn illegal_instruction_traps_with_the_word_in_mtval() {
+    let (mut hart, mut bus) = machine(&[NOP, 0xffff_ffff]);
+    hart.csr.write(0x305, BASE + 0x40).unwrap();
+    hart.run(&mut bus, &mut (), 2);
+    assert_eq!((hart.csr.mcause, hart.csr.mtval, hart.csr.mepc), (2, 0xffff_ffff, BASE + 4));
+    assert_eq!(hart.pc, BASE + 0x40);
+    assert_eq!(hart.csr.instret, 1, "a trapping instruction does not retire");
+}
+
+#[test]
+fn ecall_from_user_mode_and_mret_back() {
+    const USER: u32 = 0x20;
+    const HANDLER: u32 = 0x40;
+    let mut program = vec![
+        csrrw(0, 0x305, 5), // mtvec = t0
+        csrrw(0, 0x341, 6), // mepc = t1
+        MRET,               // MPP = U (reset value): drop to U-mode at t1
+    ];
+    program.resize((USER / 4) as usize, NOP);
+    program.push(ECALL);
+    program.resize((HANDLER / 4) as usize, NOP);
+    program.push(csrrs(11, 0x342, 0)); // a1 = mcause
+    let (mut hart, mut bus) = machine(&program);
+    hart.x[5] = BASE + HANDLER;
+    hart.x[6] = BASE + USER;
+    hart.run(&mut bus, &mut (), 3);
+    assert_eq!(hart.csr.privilege, Priv::User);
+    hart.run(&mut bus, &mut (), 2); // ecall traps, handler reads mcause
+    assert_eq!(hart.csr.privilege, Priv::Machine);
+    assert_eq!(hart.x[11], 8);
+    assert_eq!(hart.csr.mepc, BASE + USER);
+    assert_eq!((hart.csr.mstatus() >> 11) & 3, 0, "MPP records U-mode");
+}
+
+#[test]
+fn user_mode_cannot_touch_machine_csrs_or_mret() {
+    for insn in [csrrs(10, 0x340, 0), MRET] {
+        let (mut hart, mut bus) = machine(&[insn]);
+        hart.csr.write(0x305, BASE + 0x40).unwrap();
+        hart.csr.privilege = Priv::User;
+        hart.run(&mut bus, &mut (), 1);
+        assert_eq!(hart.csr.mcause, 2, "{insn:#x}");
+        assert_eq!(hart.csr.privilege, Priv::Machine);
+    }
+}
+
+#[test]
+fn counters_count_retired_instructions() {
+    let program = [NOP, NOP, csrrs(10, 0xb02, 0), csrrs(11, 0xc00, 0)];
+    let (hart, _) = run(&program, &[], 4);
+    assert_eq!(hart.x[10], 2, "minstret reads the count before the reading instruction");
+    assert_eq!(hart.x[11], 3);
+    assert_eq!(hart.csr.instret, 4);
+}
+
+#[test]
+fn a_trap_whose_handler_cannot_be_fetched_stops_the_hart() {
+    // mtvec = 0: nothing is mapped there.
+    let (mut hart, mut bus) = machine(&[0xffff_ffff]);
+    let exit = hart.run(&mut bus, &mut (), 100);
+    assert_eq!(
+        exit,
+        Exit::TrapLoop {
+            first: Trap::new(Cause::IllegalInsn, 0xffff_ffff),
+            first_pc: BASE,
+            second: Trap::new(Cause::InsnAccessFault, 0),
+            second_pc: 0,
+        }
+    );
+}
+
+#[test]
+fn load_and_store_faults_report_the_address() {
+    for (insn, cause) in [(i(0, 10, 2, 11, 0x03), 5), (s(0, 11, 10, 2), 7), (0x0005_200f, 7)] {
+        let (mut hart, mut bus) = machine(&[insn]);
+        hart.x[10] = 0x9000_0004;
+        hart.csr.write(0x305, BASE + 0x40).unwrap();
+        hart.run(&mut bus, &mut (), 1);
+        assert_eq!((hart.csr.mcause, hart.csr.mtval), (cause, 0x9000_0004), "{insn:#x}");
+    }
+}
+
+#[test]
+fn stores_into_code_are_seen_without_fence_i() {
+    // 0: sw a1, 8(a0)  — overwrite the instruction at 8
+    // 4: jal x0, +4     — run it
+    // 8: addi a2, x0, 1 (replaced by addi a2, x0, 2)
+    let program = [s(8, 11, 10, 2), jal(0, 4), addi(12, 0, 1)];
+    let (mut hart, mut bus) = machine(&program);
+    // Execute the original instruction once so it is in the decoded cache.
+    hart.pc = BASE + 8;
+    hart.run(&mut bus, &mut (), 1);
+    assert_eq!(hart.x[12], 1);
+    hart.pc = BASE;
+    hart.x[10] = BASE;
+    hart.x[11] = addi(12, 0, 2);
+    hart.run(&mut bus, &mut (), 3);
+    assert_eq!(hart.x[12], 2);
+}
+
+#[test]
+fn fence_i_drops_decoded_code_changed_behind_the_harts_back() {
+    let program = [addi(12, 0, 1), FENCE_I, jal(0, -8)];
+    let (mut hart, mut bus) = machine(&program);
+    hart.run(&mut bus, &mut (), 1);
+    assert_eq!(hart.x[12], 1);
+    // Changed without a hart store (as a debugger or DMA would).
+    bus.poke(BASE, &addi(12, 0, 3).to_le_bytes()).unwrap();
+    hart.run(&mut bus, &mut (), 3); // fence.i, jal, addi
+    assert_eq!(hart.x[12], 3);
+}
+
+#[test]
+fn semihosting_sequence_exits_after_the_ebreak_and_plain_ebreak_traps() {
+    let (mut hart, mut bus) = machine(&[SEMIHOST_PRE, EBREAK, SEMIHOST_POST]);
+    assert_eq!(hart.run(&mut bus, &mut (), 10), Exit::Semihost);
+    assert_eq!(hart.pc, BASE + 8);
+
+    let (mut hart, mut bus) = machine(&[NOP, EBREAK, NOP]);
+    hart.csr.write(0x305, BASE + 0x40).unwrap();
+    assert_eq!(hart.run(&mut bus, &mut (), 2), Exit::Budget);
+    assert_eq!((hart.csr.mcause, hart.csr.mtval), (3, BASE + 4));
+}
+
+#[test]
+fn tohost_store_halts_after_retiring() {
+    let (mut hart, mut bus) = machine(&[s(0, 11, 10, 2), NOP]);
+    bus.watch_tohost(BASE + 0x100);
+    hart.x[10] = BASE + 0x100;
+    hart.x[11] = 1;
+    assert_eq!(hart.run(&mut bus, &mut (), 10), Exit::Halt);
+    assert_eq!(bus.tohost_value(), Some(1));
+    assert_eq!(hart.csr.instret, 1);
+}
+
+#[test]
+fn observer_sees_register_writes_and_traps() {
+    #[derive(Default)]
+    struct Log(Vec<String>);
+    impl Observer for Log {
+        fn retired(&mut self, pc: u32, raw: u32, rd: Option<(u8, u32)>) {
+            self.0.push(format!("{pc:x} {raw:08x} {rd:?}"));
+        }
+        fn trapped(&mut self, pc: u32, trap: Trap) {
+            self.0.push(format!("{pc:x} {trap}"));
+        }
+    }
+    let (mut hart, mut bus) = machine(&[addi(10, 0, 5), addi(0, 0, 1), 0]);
+    hart.csr.write(0x305, BASE).unwrap();
+    let mut log = Log::default();
+    hart.run(&mut bus, &mut log, 3);
+    assert_eq!(
+        log.0,
+        [
+            "80000000 00500513 Some((10, 5))",
+            "80000004 00100013 None",
+            "80000008 illegal instruction (mcause 2, instruction 0x00000000)",
+        ]
+    );
+}

@@ -1,0 +1,56 @@
+//! Synchronous exceptions (this hart has no interrupt sources yet).
+
+use std::fmt;
+
+/// `mcause` values of the exceptions this hart raises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cause {
+    InsnMisaligned = 0,
+    InsnAccessFault = 1,
+    IllegalInsn = 2,
+    Breakpoint = 3,
+    LoadAccessFault = 5,
+    StoreAccessFault = 7,
+    EcallFromU = 8,
+    EcallFromM = 11,
+}
+
+impl Cause {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Cause::InsnMisaligned => "instruction address misaligned",
+            Cause::InsnAccessFault => "instruction access fault",
+            Cause::IllegalInsn => "illegal instruction",
+            Cause::Breakpoint => "breakpoint",
+            Cause::LoadAccessFault => "load access fault",
+            Cause::StoreAccessFault => "store access fault",
+            Cause::EcallFromU => "environment call from U-mode",
+            Cause::EcallFromM => "environment call from M-mode",
+        }
+    }
+}
+
+/// An exception with the value that goes to `mtval`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Trap {
+    pub cause: Cause,
+    pub tval: u32,
+}
+
+impl Trap {
+    pub fn new(cause: Cause, tval: u32) -> Self {
+        Trap { cause, tval }
+    }
+}
+
+impl fmt::Display for Trap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (mcause {}", self.cause.describe(), self.cause as u32)?;
+        match self.cause {
+            Cause::IllegalInsn => write!(f, ", instruction 0x{:08x}", self.tval)?,
+            Cause::EcallFromU | Cause::EcallFromM => {}
+            _ => write!(f, ", address 0x{:08x}", self.tval)?,
+        }
+        write!(f, ")")
+    }
+}

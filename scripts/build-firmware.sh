@@ -1,0 +1,261 @@
+#!/usr/bin/env bash
+# Build the bare-metal RV32IM firmware used by mxpsim's tests and benchmarks.
+#
+#   scripts/build-firmware.sh             build into firmware/bin/
+#   scripts/build-firmware.sh --out DIR   build into DIR/ (same layout as firmware/bin/)
+#   scripts/build-firmware.sh --check     rebuild into a temporary directory and compare
+#                                         byte-for-byte with the committed firmware/bin/
+#   scripts/build-firmware.sh --qemu      build, then run every program under QEMU and
+#                                         compare its output with NAME.expected and its
+#                                         exit status with the `expect-exit:` header
+#                                         (programs with a `qemu: skip` header are skipped)
+#
+# Program directories (one program per source file):
+#   firmware/tests/*.c  -> bin/tests/NAME.elf   (picolibc + semihosting)
+#   firmware/tests/*.S  -> bin/tests/NAME.elf   (freestanding: no libc, no crt0)
+#   firmware/bench/*.c  -> bin/bench/NAME.elf   (picolibc + semihosting)
+# To add a directory (an SDK's examples, apps, ...), add one `build_dir` line in
+# build_all() below, with any extra compiler flags it needs.
+#
+# Toolchain: Debian bookworm packages gcc-riscv64-unknown-elf (12.2.0),
+# binutils-riscv64-unknown-elf (2.40) and picolibc-riscv64-unknown-elf (1.8).
+# The committed ELFs are only reproducible with these exact versions.
+#
+# Flags, and why:
+#   -march=rv32im -mabi=ilp32
+#       The simulated CPU. Must be exactly "rv32im": longer strings (e.g.
+#       rv32im_zicsr) break gcc's multilib selection and link the wrong picolibc.
+#       Code that needs CSR (or custom) instructions enables them locally with
+#       `.option arch, +zicsr` inside the asm statement, or uses .insn/.word.
+#   --specs=picolibc.specs --oslib=semihost
+#       picolibc, with its I/O (stdout, exit, ...) done via RISC-V semihosting.
+#   --crt0=semihost
+#       The semihost crt0 calls exit(main()) -> SYS_EXIT, and installs a trap
+#       handler that prints "RISCV fault" + a register dump and exits 1. The
+#       default crt0 loops forever after main returns.
+#   --defsym=__flash=0x80000000 ... __ram=0x80200000 ...
+#       Memory layout for picolibc.ld: code/rodata at the start of DRAM
+#       (2 MiB), data/bss/heap/stack in the next 30 MiB, 64 KiB stack at the top
+#       (the stack top is 0x82000000). Fits in mxpsim's DRAM
+#       (0x8000_0000-0x83FF_FFFF) and in QEMU virt's default 128 MiB.
+#   printf: picolibc 1.8's default vfprintf is the full "double" variant
+#       (__d_vfprintf), which supports %lld/%llu/%jd (64-bit) and floats. Do NOT
+#       add -DPICOLIBC_INTEGER_PRINTF_SCANF: that selects __i_vfprintf, which in
+#       this picolibc build has no long long support.
+#   -ffile-prefix-map=$ROOT=. (+ -Wa,--debug-prefix-map for .S files) and
+#   compiling from $ROOT with relative source paths
+#       No absolute paths end up in the ELFs (DWARF comp_dir, file names,
+#       __FILE__), so the output does not depend on where the repo is checked out.
+#   -Wl,--build-id=none
+#       No build-id note (belt and braces; it would be content-derived anyway).
+#
+# Freestanding .S programs (riscv-tests style, tohost/HTIF) are linked with
+# -nostdlib -nostartfiles and GNU ld's default script with .text at 0x80000000;
+# the entry point is the `_start` symbol.
+
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CROSS=${CROSS:-riscv64-unknown-elf-}
+CC=${CROSS}gcc
+
+ARCH_FLAGS=(-march=rv32im -mabi=ilp32)
+COMMON_FLAGS=(
+    "${ARCH_FLAGS[@]}" -O2 -g
+    -Wall -Wextra -Werror
+    -ffile-prefix-map="$ROOT"=.
+    -Wa,--debug-prefix-map="$ROOT"=.
+    -Wl,--build-id=none
+)
+# picolibc + semihosting programs (.c)
+LIBC_FLAGS=(
+    --specs=picolibc.specs --oslib=semihost --crt0=semihost
+    -Wl,--defsym=__flash=0x80000000,--defsym=__flash_size=0x200000
+    -Wl,--defsym=__ram=0x80200000,--defsym=__ram_size=0x1e00000
+    -Wl,--defsym=__stack_size=0x10000
+)
+# freestanding programs (.S)
+BARE_FLAGS=(
+    -nostdlib -nostartfiles -static
+    -Wl,-Ttext=0x80000000 -Wl,-e,_start
+)
+
+die() { echo "build-firmware: error: $*" >&2; exit 2; }
+
+usage() {
+    sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+}
+
+check_toolchain() {
+    command -v "$CC" >/dev/null 2>&1 ||
+        die "$CC not found. Install the RISC-V bare-metal toolchain, e.g. on Debian/Ubuntu:
+    apt-get install gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
+(or set CROSS=<prefix> for a differently named toolchain)"
+    local probe log rc=0
+    probe=$(mktemp -d)
+    echo 'int main(void) { return 0; }' >"$probe/probe.c"
+    log=$("$CC" "${COMMON_FLAGS[@]}" "${LIBC_FLAGS[@]}" "$probe/probe.c" -o "$probe/probe.elf" 2>&1) ||
+        rc=$?
+    rm -rf "$probe"
+    [[ $rc -eq 0 ]] ||
+        die "$CC cannot build an rv32im picolibc program (is picolibc-riscv64-unknown-elf installed?):
+$log"
+}
+
+# build_one SRC OUT_ELF [extra flags...]
+build_one() {
+    local src=$1 out=$2
+    shift 2
+    local -a flags
+    case $src in
+        *.c) flags=("${COMMON_FLAGS[@]}" "${LIBC_FLAGS[@]}") ;;
+        *.S) flags=("${COMMON_FLAGS[@]}" "${BARE_FLAGS[@]}") ;;
+        *) die "don't know how to build $src" ;;
+    esac
+    # Compile from $ROOT with a relative source path: part of reproducibility.
+    (cd "$ROOT" && "$CC" "${flags[@]}" "$@" "$src" -o "$out") ||
+        die "failed to build $src"
+}
+
+# build_dir SRC_DIR OUT_SUBDIR [extra flags...]
+#   Builds every SRC_DIR/*.c and SRC_DIR/*.S (relative to $ROOT) into
+#   $OUT/OUT_SUBDIR/NAME.elf, passing the extra flags to every compile.
+build_dir() {
+    local dir=$1 sub=$2
+    shift 2
+    mkdir -p "$OUT/$sub"
+    local src name n=0
+    local -A seen=()
+    shopt -s nullglob
+    for src in "$ROOT/$dir"/*.c "$ROOT/$dir"/*.S; do
+        name=$(basename "${src%.*}")
+        [[ -z ${seen[$name]:-} ]] || die "two sources for $sub/$name.elf: ${seen[$name]} and $src"
+        seen[$name]=$src
+        build_one "$dir/$(basename "$src")" "$OUT/$sub/$name.elf" "$@"
+        PROGRAMS+=("$dir/$(basename "$src")|$sub/$name.elf")
+        n=$((n + 1))
+    done
+    shopt -u nullglob
+    echo "built $n program(s): $dir -> $sub/"
+}
+
+PROGRAMS=()   # "source|output" pairs, relative to $ROOT and $OUT
+
+build_all() {
+    build_dir firmware/tests tests
+    build_dir firmware/bench bench
+    # Future directories, e.g.:
+    # build_dir firmware/apps apps -Ifirmware/sdk/include
+}
+
+# --- QEMU reference run ------------------------------------------------------
+# The firmware's console output (picolibc semihosting: SYS_WRITEC for stdout
+# AND stderr, which are one stream in picolibc 1.8) goes to the semihosting
+# chardev, here QEMU's stdout. Without `chardev=` QEMU writes it to its stderr.
+QEMU=${QEMU:-qemu-system-riscv32}
+QEMU_TIMEOUT=${QEMU_TIMEOUT:-120}
+qemu_cmd() {  # qemu_cmd ELF
+    echo "$QEMU" -machine virt -bios none -nographic -monitor none -serial none \
+        -chardev stdio,id=semihost \
+        -semihosting-config enable=on,target=native,chardev=semihost \
+        -kernel "$1"
+}
+
+header_value() {  # header_value SRC KEY -> value of the first "KEY: value" line
+    sed -n "s/^[[:space:]/*#]*$2:[[:space:]]*//p" "$1" | head -n 1 | sed 's/[[:space:]]*$//'
+}
+
+run_qemu() {
+    command -v "$QEMU" >/dev/null 2>&1 || die "$QEMU not found (apt-get install qemu-system-misc)"
+    local entry src rel expected_file want_exit skip got_exit pass=0 fail=0 skipped=0 tmp
+    tmp=$(mktemp -d)
+    for entry in "${PROGRAMS[@]}"; do
+        src=$ROOT/${entry%%|*}
+        rel=${entry#*|}
+        skip=$(header_value "$src" 'qemu')
+        if [[ $skip == skip* ]]; then
+            printf 'SKIP %-24s (%s)\n' "$rel" "${skip#skip}"
+            skipped=$((skipped + 1))
+            continue
+        fi
+        want_exit=$(header_value "$src" 'expect-exit')
+        [[ -n $want_exit ]] || want_exit=0
+        expected_file=${src%.*}.expected
+        got_exit=0
+        # shellcheck disable=SC2046
+        timeout "$QEMU_TIMEOUT" $(qemu_cmd "$OUT/$rel") </dev/null \
+            >"$tmp/out" 2>"$tmp/err" || got_exit=$?
+        local problems=()
+        [[ $got_exit == "$want_exit" ]] || problems+=("exit status $got_exit, expected $want_exit")
+        if [[ ! -e $expected_file ]]; then
+            problems+=("no ${expected_file#"$ROOT"/}")
+        elif ! cmp -s "$tmp/out" "$expected_file"; then
+            problems+=("output differs from ${expected_file#"$ROOT"/}")
+        fi
+        if [[ ${#problems[@]} -eq 0 ]]; then
+            printf 'PASS %s\n' "$rel"; pass=$((pass + 1))
+        else
+            printf 'FAIL %s: %s\n' "$rel" "$(IFS=';'; echo "${problems[*]}")"
+            [[ ! -e $expected_file ]] || diff -u "$expected_file" "$tmp/out" | head -n 40 || true
+            [[ ! -s $tmp/err ]] || { echo "--- qemu stderr:"; head -n 20 "$tmp/err"; }
+            fail=$((fail + 1))
+        fi
+    done
+    rm -rf "$tmp"
+    echo "qemu: $pass passed, $fail failed, $skipped skipped"
+    echo "qemu command: $(qemu_cmd NAME.elf) </dev/null"
+    [[ $fail -eq 0 ]]
+}
+
+MODE=build
+OUT=$ROOT/firmware/bin
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        --check) MODE=check; shift ;;
+        --qemu) MODE=qemu; shift ;;
+        --out)
+            [[ $# -ge 2 ]] || die "--out needs a directory"
+            OUT=$2; shift 2 ;;
+        --out=*) OUT=${1#--out=}; shift ;;
+        -h|--help) usage; exit 0 ;;
+        *) die "unknown argument: $1 (try --help)" ;;
+    esac
+done
+
+check_toolchain
+
+if [[ $MODE == build || $MODE == qemu ]]; then
+    mkdir -p "$OUT"
+    OUT=$(cd "$OUT" && pwd)
+    build_all
+    [[ $MODE == build ]] || run_qemu
+    exit
+fi
+
+# --check
+REF=$ROOT/firmware/bin
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+build_all >/dev/null
+
+status=0
+while IFS= read -r rel; do
+    if [[ ! -e $REF/$rel ]]; then
+        echo "MISSING in firmware/bin: $rel"; status=1
+    elif ! cmp -s "$OUT/$rel" "$REF/$rel"; then
+        echo "DIFFERS: firmware/bin/$rel"; status=1
+    fi
+done < <(cd "$OUT" && find . -name '*.elf' | sed 's|^\./||' | LC_ALL=C sort)
+if [[ -d $REF ]]; then
+    while IFS= read -r rel; do
+        [[ -e $OUT/$rel ]] || { echo "EXTRA in firmware/bin (no source): $rel"; status=1; }
+    done < <(cd "$REF" && find . -name '*.elf' | sed 's|^\./||' | LC_ALL=C sort)
+fi
+
+if [[ $status -eq 0 ]]; then
+    echo "firmware/bin is up to date ($(cd "$OUT" && find . -name '*.elf' | wc -l) ELFs match)"
+else
+    echo "firmware/bin is stale: run scripts/build-firmware.sh and commit the result." >&2
+    echo "(toolchain: $("$CC" --version | head -1); the committed ELFs need the versions listed in the script header)" >&2
+fi
+exit $status
