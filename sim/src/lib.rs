@@ -1,1 +1,11 @@
-//! placeholder
+//! The simulated SoC as a program: builds the machine from a configuration and a firmware
+//! ELF, runs it, serves its host calls, and owns the command line and its reports.
+
+pub mod cli;
+pub mod config;
+pub mod elf;
+pub mod exit_code;
+pub mod machine;
+pub mod semihost;
+pub mod symbols;
+pub mod trace;

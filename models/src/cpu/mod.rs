@@ -57,6 +57,9 @@ pub struct Hart {
     pub x: [u32; 32],
     pub pc: u32,
     pub csr: Csrs,
+    /// Instructions executed, trapping ones included: what `--max-insns` limits. (Not
+    /// `minstret`, which the firmware may write.)
+    pub steps: u64,
     decoded: DecodeCache,
     /// The last trap taken, until an instruction retires.
     unretired_trap: Option<(Trap, u32)>,
@@ -64,7 +67,14 @@ pub struct Hart {
 
 impl Hart {
     pub fn new(entry: u32) -> Self {
-        Hart { x: [0; 32], pc: entry, csr: Csrs::default(), decoded: DecodeCache::default(), unretired_trap: None }
+        Hart {
+            x: [0; 32],
+            pc: entry,
+            csr: Csrs::default(),
+            steps: 0,
+            decoded: DecodeCache::default(),
+            unretired_trap: None,
+        }
     }
 
     /// Register `r` (`r` taken modulo 32, which lets the compiler drop bounds checks).
@@ -82,6 +92,7 @@ impl Hart {
     /// caller (see [`Exit`]).
     pub fn run<B: Bus, O: Observer>(&mut self, bus: &mut B, obs: &mut O, budget: u64) -> Exit {
         for _ in 0..budget {
+            self.steps += 1;
             let pc = self.pc;
             let (insn, raw) = match self.decoded.get(pc) {
                 Some(hit) => hit,

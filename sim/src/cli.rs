@@ -1,0 +1,214 @@
+//! The `mxpsim` command line.
+
+use crate::config::{parse_size, MachineConfig};
+use crate::elf;
+use crate::exit_code::Failure;
+use crate::machine::{Machine, Outcome};
+use crate::semihost::Semihost;
+use crate::trace::Tracer;
+use clap::{Args, Parser, Subcommand};
+use mxpsim_models::cpu::decode::disassemble;
+use mxpsim_models::cpu::Cause;
+use std::fs::File;
+use std::io::{self, BufWriter};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "mxpsim",
+    version,
+    about = "Simulate a RISC-V SoC with a non-coherent accelerator and run firmware on it",
+    long_about = "mxpsim simulates a small SoC (an RV32IM CPU, memory and, in later versions, a \
+                  write-back data cache and a VectorBlox-MXP-style vector/DMA accelerator) and \
+                  runs unmodified firmware ELF files on it.\n\n\
+                  The firmware's console (RISC-V semihosting, as picolibc's --oslib=semihost \
+                  uses it) is mxpsim's standard output and error, and mxpsim exits with the \
+                  firmware's exit status.\n\n\
+                  Example:\n  mxpsim run firmware/bin/tests/hello.elf",
+    after_help = "Exit status: the firmware's own, or one of mxpsim's: 2 bad command line; \
+                  101 unreadable file; 102 not an ELF file; 103 64-bit ELF; 104 big-endian ELF; \
+                  105 not RV32IM/ilp32 or not an executable; 106 nothing to load; 107 image \
+                  outside memory; 110 invalid configuration; 120 instruction limit reached; \
+                  121 trap with no working handler; 122 output file error."
+)]
+struct Cli {
+    /// More log output on standard error (-v info, -vv debug, -vvv trace). RUST_LOG, when
+    /// set, overrides it (e.g. RUST_LOG=mxpsim_models=debug).
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a firmware ELF file until it exits.
+    Run(RunArgs),
+}
+
+#[derive(Args)]
+struct RunArgs {
+    /// The firmware: a statically linked RV32IM (ilp32) ELF executable.
+    firmware: PathBuf,
+
+    /// Arguments passed to the firmware (its argv[1..], via semihosting).
+    #[arg(last = true)]
+    args: Vec<String>,
+
+    /// Stop after N instructions (exit status 120) instead of running forever.
+    #[arg(long, value_name = "N")]
+    max_insns: Option<u64>,
+
+    /// Write one line per executed instruction (PC, word, disassembly, register written)
+    /// and per trap to FILE.
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
+
+    /// Print run statistics (instructions, cycles) on standard error at the end.
+    #[arg(long)]
+    stats: bool,
+
+    /// DRAM size, e.g. 64M, 128M, 0x800000.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    dram_size: Option<u32>,
+}
+
+/// Parses the command line, runs it, and returns the process's exit status.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(cli.verbose);
+    let status = match cli.command {
+        Command::Run(args) => run(args),
+    };
+    ExitCode::from(status)
+}
+
+fn init_logging(verbose: u8) {
+    let default = match verbose {
+        0 => "warn",
+        1 => "info",
+        2 => "debug",
+        _ => "trace",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    // No timestamps: output must not depend on the host's clock.
+    tracing_subscriber::fmt().with_env_filter(filter).without_time().with_writer(io::stderr).init();
+}
+
+fn fail(failure: Failure, message: impl std::fmt::Display) -> u8 {
+    eprintln!("mxpsim: error: {message}");
+    failure.code()
+}
+
+fn run(args: RunArgs) -> u8 {
+    let mut config = MachineConfig::default();
+    if let Some(size) = args.dram_size {
+        config.dram_size = size;
+    }
+    if let Err(e) = config.validate() {
+        return fail(Failure::InvalidConfig, e);
+    }
+    let path = args.firmware.display().to_string();
+    let image = match elf::load(&args.firmware) {
+        Ok(image) => image,
+        Err(e) => return fail(e.failure(), format_args!("{path}: {e}")),
+    };
+    let cmdline = std::iter::once(path.clone()).chain(args.args.iter().cloned()).collect::<Vec<_>>().join(" ");
+    let host = Semihost::new(
+        Box::new(BufWriter::new(io::stdout())),
+        Box::new(io::stderr()),
+        cmdline,
+        config.clock_hz,
+    );
+    let mut machine = match Machine::new(&config, image, host) {
+        Ok(m) => m,
+        Err(e) => return fail(Failure::OutsideMemory, format_args!("{path}: {e}")),
+    };
+
+    let outcome = match &args.trace {
+        None => machine.run(&mut (), args.max_insns),
+        Some(trace_path) => {
+            let file = match File::create(trace_path) {
+                Ok(f) => f,
+                Err(e) => return fail(Failure::HostIo, format_args!("cannot create {}: {e}", trace_path.display())),
+            };
+            let mut tracer = Tracer::new(BufWriter::new(file));
+            let outcome = machine.run(&mut tracer, args.max_insns);
+            if let Err(e) = tracer.finish() {
+                return fail(Failure::HostIo, format_args!("writing {}: {e}", trace_path.display()));
+            }
+            outcome
+        }
+    };
+
+    if args.stats {
+        let csr = &machine.hart.csr;
+        eprintln!("mxpsim: instructions retired: {}", csr.instret);
+        eprintln!("mxpsim: cycles: {}", csr.cycles);
+    }
+    report(&machine, outcome)
+}
+
+/// Turns the outcome into an exit status, explaining anything that is not a plain exit.
+fn report(machine: &Machine, outcome: Outcome) -> u8 {
+    let at = |pc| machine.symbols.describe(pc);
+    match outcome {
+        // The process status keeps the low 8 bits, as a POSIX exit() would.
+        Outcome::Exited(status) => status as u8,
+        Outcome::ToHost(1) => 0,
+        Outcome::ToHost(value) => {
+            eprintln!("mxpsim: tohost = {value:#x}: test {} failed", value >> 1);
+            tohost_failure_status(value)
+        }
+        Outcome::InsnLimit { limit, pc } => fail(
+            Failure::InsnLimit,
+            format_args!("instruction limit reached: {limit} instructions executed, the firmware has not exited (pc {})", at(pc)),
+        ),
+        Outcome::TrapLoop { first, first_pc, second, second_pc, mtvec } => {
+            let what = match first.cause {
+                Cause::IllegalInsn => format!(" `{}`", disassemble(first.tval)),
+                _ => String::new(),
+            };
+            fail(
+                Failure::TrapLoop,
+                format_args!(
+                    "unhandled trap: {first}{what} at {}; the trap handler at mtvec {mtvec:#010x} cannot run: {second} at {}",
+                    at(first_pc),
+                    at(second_pc)
+                ),
+            )
+        }
+    }
+}
+
+/// The exit status for a failing `tohost` value: the test number, kept from wrapping around
+/// to 0 ("pass") in the 8 bits of a process status.
+fn tohost_failure_status(value: u32) -> u8 {
+    let test = value >> 1;
+    if test & 0xff == 0 {
+        1
+    } else {
+        test as u8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn failing_tohost_never_reports_success() {
+        assert_eq!(tohost_failure_status((3 << 1) | 1), 3);
+        assert_eq!(tohost_failure_status((256 << 1) | 1), 1);
+        assert_eq!(tohost_failure_status(0), 1);
+    }
+}

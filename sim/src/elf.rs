@@ -1,0 +1,229 @@
+//! Reading firmware ELF files with `goblin`: the loadable segments, the entry point and the
+//! symbol table (kept for reports and the `tohost` convention).
+
+use crate::exit_code::Failure;
+use crate::symbols::{Symbol, Symbols};
+use goblin::elf::header::{EM_RISCV, ET_EXEC};
+use goblin::elf::program_header::PT_LOAD;
+use goblin::elf::sym::{STT_FUNC, STT_NOTYPE, STT_OBJECT};
+use goblin::elf::Elf;
+use std::fmt;
+use std::path::Path;
+
+/// `e_flags` bits of RISC-V ELF files that this RV32IM hart cannot honour.
+const EF_RISCV_RVC: u32 = 0x1;
+const EF_RISCV_FLOAT_ABI: u32 = 0x6;
+const EF_RISCV_RVE: u32 = 0x8;
+
+/// A bit of the file to place in memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Segment {
+    /// Physical (load) address: where the bytes go, as QEMU and riscv-tests load them.
+    pub addr: u32,
+    /// The bytes from the file; the rest of `mem_size` is zero (`.bss`).
+    pub data: Vec<u8>,
+    pub mem_size: u32,
+}
+
+/// A firmware image, ready to place in a machine.
+#[derive(Clone, Debug)]
+pub struct Image {
+    pub entry: u32,
+    pub segments: Vec<Segment>,
+    pub symbols: Symbols,
+}
+
+/// Why a file cannot be run.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ElfError {
+    Unreadable(String),
+    NotElf,
+    Malformed(String),
+    Elf64,
+    BigEndian,
+    WrongMachine(String),
+    NotExecutable(u16),
+    UnsupportedFlags(String),
+    NoLoadableSegment,
+}
+
+impl ElfError {
+    pub fn failure(&self) -> Failure {
+        match self {
+            ElfError::Unreadable(_) => Failure::Unreadable,
+            ElfError::NotElf | ElfError::Malformed(_) => Failure::NotElf,
+            ElfError::Elf64 => Failure::Elf64,
+            ElfError::BigEndian => Failure::BigEndian,
+            ElfError::WrongMachine(_) | ElfError::NotExecutable(_) | ElfError::UnsupportedFlags(_) => {
+                Failure::WrongMachine
+            }
+            ElfError::NoLoadableSegment => Failure::NoLoadableSegment,
+        }
+    }
+}
+
+impl fmt::Display for ElfError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ElfError::Unreadable(e) => write!(f, "cannot read the file: {e}"),
+            ElfError::NotElf => write!(f, "not an ELF file (no ELF magic number)"),
+            ElfError::Malformed(e) => write!(f, "malformed ELF file: {e}"),
+            ElfError::Elf64 => write!(f, "64-bit ELF file; mxpsim runs 32-bit RISC-V (RV32IM) firmware"),
+            ElfError::BigEndian => write!(f, "big-endian ELF file; RISC-V firmware is little-endian"),
+            ElfError::WrongMachine(m) => write!(f, "ELF file for {m}, not RISC-V"),
+            ElfError::NotExecutable(t) => write!(
+                f,
+                "ELF file of type {} is not an executable; link it first",
+                goblin::elf::header::et_to_str(*t)
+            ),
+            ElfError::UnsupportedFlags(what) => write!(f, "ELF file needs {what}; mxpsim implements RV32IM, ABI ilp32"),
+            ElfError::NoLoadableSegment => write!(f, "ELF file has no loadable (PT_LOAD) segment"),
+        }
+    }
+}
+
+/// Reads and parses the ELF file at `path`.
+pub fn load(path: &Path) -> Result<Image, ElfError> {
+    let bytes = std::fs::read(path).map_err(|e| ElfError::Unreadable(e.to_string()))?;
+    parse(&bytes)
+}
+
+/// Parses an in-memory ELF file.
+pub fn parse(bytes: &[u8]) -> Result<Image, ElfError> {
+    if bytes.len() < 4 || &bytes[..4] != b"\x7fELF" {
+        return Err(ElfError::NotElf);
+    }
+    // Class and byte order first, so such files get a precise message rather than whatever
+    // the full parse trips over.
+    match bytes.get(4) {
+        Some(1) => {}
+        Some(2) => return Err(ElfError::Elf64),
+        _ => return Err(ElfError::Malformed("invalid ELF class byte".into())),
+    }
+    match bytes.get(5) {
+        Some(1) => {}
+        Some(2) => return Err(ElfError::BigEndian),
+        _ => return Err(ElfError::Malformed("invalid ELF data-encoding byte".into())),
+    }
+    let elf = Elf::parse(bytes).map_err(|e| ElfError::Malformed(e.to_string()))?;
+    let h = &elf.header;
+    if h.e_machine != EM_RISCV {
+        return Err(ElfError::WrongMachine(goblin::elf::header::machine_to_str(h.e_machine).to_string()));
+    }
+    if h.e_type != ET_EXEC {
+        return Err(ElfError::NotExecutable(h.e_type));
+    }
+    if h.e_flags & EF_RISCV_RVC != 0 {
+        return Err(ElfError::UnsupportedFlags("the C extension (compressed instructions)".into()));
+    }
+    if h.e_flags & EF_RISCV_FLOAT_ABI != 0 {
+        return Err(ElfError::UnsupportedFlags("a floating-point ABI".into()));
+    }
+    if h.e_flags & EF_RISCV_RVE != 0 {
+        return Err(ElfError::UnsupportedFlags("the RV32E base".into()));
+    }
+
+    let mut segments = Vec::new();
+    for ph in elf.program_headers.iter().filter(|ph| ph.p_type == PT_LOAD && ph.p_memsz > 0) {
+        let malformed = |what: &str| ElfError::Malformed(format!("segment at {:#x}: {what}", ph.p_paddr));
+        if ph.p_filesz > ph.p_memsz {
+            return Err(malformed("file size exceeds memory size"));
+        }
+        let data = bytes
+            .get(ph.p_offset as usize..(ph.p_offset + ph.p_filesz) as usize)
+            .ok_or_else(|| malformed("data runs past the end of the file"))?;
+        segments.push(Segment { addr: ph.p_paddr as u32, data: data.to_vec(), mem_size: ph.p_memsz as u32 });
+    }
+    if segments.is_empty() {
+        return Err(ElfError::NoLoadableSegment);
+    }
+
+    let symbols = elf
+        .syms
+        .iter()
+        .filter(|s| matches!(s.st_type(), STT_FUNC | STT_OBJECT | STT_NOTYPE) && s.st_shndx != 0)
+        .filter_map(|s| {
+            let name = elf.strtab.get_at(s.st_name).filter(|n| !n.is_empty())?;
+            Some(Symbol { name: name.to_string(), addr: s.st_value as u32, size: s.st_size as u32 })
+        })
+        .collect();
+
+    Ok(Image { entry: h.e_entry as u32, segments, symbols: Symbols::new(symbols) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A minimal ELF32 header (52 bytes) plus one program header, built by hand.
+    fn elf32(machine: u16, e_type: u16, flags: u32, with_segment: bool) -> Vec<u8> {
+        let mut b = vec![0u8; 52];
+        b[..4].copy_from_slice(b"\x7fELF");
+        b[4] = 1; // 32-bit
+        b[5] = 1; // little-endian
+        b[6] = 1; // version
+        b[16..18].copy_from_slice(&e_type.to_le_bytes());
+        b[18..20].copy_from_slice(&machine.to_le_bytes());
+        b[20..24].copy_from_slice(&1u32.to_le_bytes());
+        b[24..28].copy_from_slice(&0x8000_0000u32.to_le_bytes()); // entry
+        b[36..40].copy_from_slice(&flags.to_le_bytes());
+        b[40..42].copy_from_slice(&52u16.to_le_bytes()); // ehsize
+        if with_segment {
+            b[28..32].copy_from_slice(&52u32.to_le_bytes()); // phoff
+            b[42..44].copy_from_slice(&32u16.to_le_bytes()); // phentsize
+            b[44..46].copy_from_slice(&1u16.to_le_bytes()); // phnum
+            let mut ph = vec![0u8; 32];
+            ph[0..4].copy_from_slice(&PT_LOAD.to_le_bytes());
+            ph[4..8].copy_from_slice(&84u32.to_le_bytes()); // offset
+            ph[8..12].copy_from_slice(&0x8000_0000u32.to_le_bytes()); // vaddr
+            ph[12..16].copy_from_slice(&0x8000_0000u32.to_le_bytes()); // paddr
+            ph[16..20].copy_from_slice(&4u32.to_le_bytes()); // filesz
+            ph[20..24].copy_from_slice(&16u32.to_le_bytes()); // memsz
+            b.extend(ph);
+            b.extend(0x0000_006fu32.to_le_bytes()); // j .
+        }
+        b
+    }
+
+    #[test]
+    fn accepts_a_minimal_rv32_executable() {
+        let image = parse(&elf32(EM_RISCV, ET_EXEC, 0, true)).unwrap();
+        assert_eq!(image.entry, 0x8000_0000);
+        assert_eq!(image.segments, [Segment { addr: 0x8000_0000, data: vec![0x6f, 0, 0, 0], mem_size: 16 }]);
+    }
+
+    #[test]
+    fn each_unusable_file_gets_its_own_error() {
+        assert_eq!(parse(b"#!/bin/sh\n").unwrap_err(), ElfError::NotElf);
+        assert_eq!(parse(b"").unwrap_err(), ElfError::NotElf);
+        let mut elf64 = elf32(EM_RISCV, ET_EXEC, 0, true);
+        elf64[4] = 2;
+        assert_eq!(parse(&elf64).unwrap_err(), ElfError::Elf64);
+        let mut be = elf32(EM_RISCV, ET_EXEC, 0, true);
+        be[5] = 2;
+        assert_eq!(parse(&be).unwrap_err(), ElfError::BigEndian);
+        assert_eq!(parse(&elf32(62, ET_EXEC, 0, true)).unwrap_err(), ElfError::WrongMachine("X86_64".into()));
+        assert_eq!(parse(&elf32(EM_RISCV, 1, 0, true)).unwrap_err(), ElfError::NotExecutable(1));
+        assert!(matches!(parse(&elf32(EM_RISCV, ET_EXEC, EF_RISCV_RVC, true)), Err(ElfError::UnsupportedFlags(_))));
+        assert!(matches!(parse(&elf32(EM_RISCV, ET_EXEC, 0x2, true)), Err(ElfError::UnsupportedFlags(_))));
+        assert_eq!(parse(&elf32(EM_RISCV, ET_EXEC, 0, false)).unwrap_err(), ElfError::NoLoadableSegment);
+        let truncated = elf32(EM_RISCV, ET_EXEC, 0, true);
+        assert!(matches!(parse(&truncated[..60]), Err(ElfError::Malformed(_))));
+    }
+
+    #[test]
+    fn distinct_failures_have_distinct_exit_codes() {
+        let errors = [
+            ElfError::Unreadable(String::new()),
+            ElfError::NotElf,
+            ElfError::Elf64,
+            ElfError::BigEndian,
+            ElfError::WrongMachine(String::new()),
+            ElfError::NoLoadableSegment,
+        ];
+        let mut codes: Vec<u8> = errors.iter().map(|e| e.failure().code()).collect();
+        codes.sort();
+        codes.dedup();
+        assert_eq!(codes.len(), errors.len());
+    }
+}

@@ -1,0 +1,120 @@
+//! The SoC assembled from a configuration and a firmware image, and its run loop: the hart
+//! runs until it needs the host (semihosting), stops, or hits a limit.
+
+use crate::config::MachineConfig;
+use crate::elf::Image;
+use crate::semihost::{self, Semihost};
+use crate::symbols::Symbols;
+use mxpsim_models::bus::Bus;
+use mxpsim_models::cpu::{Exit, Hart, Observer, Trap};
+use mxpsim_models::dram::Dram;
+use mxpsim_models::system_bus::SystemBus;
+use std::fmt;
+
+/// A firmware image that does not fit the machine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutsideMemory {
+    pub what: &'static str,
+    pub addr: u32,
+    pub size: u32,
+    pub dram_base: u32,
+    pub dram_size: u32,
+}
+
+impl fmt::Display for OutsideMemory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} at {:#010x} ({} bytes) lies outside memory (DRAM {:#010x}..{:#010x}; see --dram-size)",
+            self.what,
+            self.addr,
+            self.size,
+            self.dram_base,
+            self.dram_base as u64 + self.dram_size as u64
+        )
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The firmware exited through semihosting with this status.
+    Exited(i32),
+    /// The firmware wrote this non-zero value to `tohost` (riscv-tests: 1 = pass, otherwise
+    /// the failing test's number shifted left by one, plus one).
+    ToHost(u32),
+    /// `--max-insns` instructions ran without the firmware exiting.
+    InsnLimit { limit: u64, pc: u32 },
+    /// The firmware trapped and its handler could not run.
+    TrapLoop { first: Trap, first_pc: u32, second: Trap, second_pc: u32, mtvec: u32 },
+}
+
+pub struct Machine {
+    pub hart: Hart,
+    pub bus: SystemBus,
+    pub symbols: Symbols,
+    host: Semihost,
+}
+
+impl Machine {
+    /// Builds the machine of `config` (already validated) and places `image` in it.
+    pub fn new(config: &MachineConfig, image: Image, host: Semihost) -> Result<Self, OutsideMemory> {
+        let mut bus = SystemBus::new(Dram::new(config.dram_base, config.dram_size));
+        let outside = |what, addr, size| OutsideMemory {
+            what,
+            addr,
+            size,
+            dram_base: config.dram_base,
+            dram_size: config.dram_size,
+        };
+        for seg in &image.segments {
+            if !bus.dram().contains(seg.addr, seg.mem_size) {
+                return Err(outside("segment", seg.addr, seg.mem_size));
+            }
+            bus.poke(seg.addr, &seg.data).expect("segment range checked");
+        }
+        if !bus.dram().contains(image.entry, 4) {
+            return Err(outside("entry point", image.entry, 4));
+        }
+        if let Some(tohost) = image.symbols.addr_of("tohost") {
+            if bus.dram().contains(tohost, 8) {
+                bus.watch_tohost(tohost);
+            }
+        }
+        Ok(Machine { hart: Hart::new(image.entry), bus, symbols: image.symbols, host })
+    }
+
+    /// Runs until the firmware exits or a limit is reached.
+    pub fn run<O: Observer>(&mut self, obs: &mut O, max_insns: Option<u64>) -> Outcome {
+        let outcome = loop {
+            let budget = match max_insns {
+                Some(limit) if self.hart.steps >= limit => {
+                    break Outcome::InsnLimit { limit, pc: self.hart.pc };
+                }
+                Some(limit) => limit - self.hart.steps,
+                None => u64::MAX,
+            };
+            match self.hart.run(&mut self.bus, obs, budget) {
+                Exit::Budget => continue,
+                Exit::Semihost => {
+                    let (op, arg) = (self.hart.x[10], self.hart.x[11]);
+                    match self.host.call(&mut self.bus, op, arg, self.hart.csr.cycles) {
+                        semihost::Outcome::Return(value) => self.hart.x[10] = value,
+                        semihost::Outcome::Exit(status) => break Outcome::Exited(status),
+                    }
+                }
+                Exit::Halt => {
+                    break Outcome::ToHost(self.bus.tohost_value().expect("halt comes from tohost"));
+                }
+                Exit::TrapLoop { first, first_pc, second, second_pc } => {
+                    let mtvec = self.hart.csr.trap_vector();
+                    break Outcome::TrapLoop { first, first_pc, second, second_pc, mtvec };
+                }
+            }
+        };
+        // The firmware's output is complete; a failure to flush it shows up as a host error
+        // in the caller's own writes, so it is not fatal here.
+        let _ = self.host.flush();
+        outcome
+    }
+}

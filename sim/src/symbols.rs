@@ -1,0 +1,82 @@
+//! The firmware's symbol table, for naming addresses in messages and finding well-known
+//! symbols such as `tohost`.
+
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    pub name: String,
+    pub addr: u32,
+    pub size: u32,
+}
+
+/// Symbols sorted by address (then name, so equal addresses resolve deterministically).
+#[derive(Clone, Debug, Default)]
+pub struct Symbols {
+    sorted: Vec<Symbol>,
+}
+
+impl Symbols {
+    pub fn new(mut symbols: Vec<Symbol>) -> Self {
+        symbols.sort_by(|a, b| (a.addr, &a.name).cmp(&(b.addr, &b.name)));
+        Symbols { sorted: symbols }
+    }
+
+    /// The address of the symbol called `name`.
+    pub fn addr_of(&self, name: &str) -> Option<u32> {
+        self.sorted.iter().find(|s| s.name == name).map(|s| s.addr)
+    }
+
+    /// The symbol containing `addr`: the nearest one at or below it whose size covers it, or a
+    /// sized-zero label right at it.
+    pub fn containing(&self, addr: u32) -> Option<&Symbol> {
+        let end = self.sorted.partition_point(|s| s.addr <= addr);
+        self.sorted[..end]
+            .iter()
+            .rev()
+            .take_while(|s| s.addr <= addr)
+            .find(|s| addr - s.addr < s.size.max(1))
+    }
+
+    /// `addr` with its symbol, as `0x80000010 <main+0x4>`.
+    pub fn describe(&self, addr: u32) -> Described<'_> {
+        Described { addr, symbol: self.containing(addr) }
+    }
+}
+
+pub struct Described<'a> {
+    addr: u32,
+    symbol: Option<&'a Symbol>,
+}
+
+impl fmt::Display for Described<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:#010x}", self.addr)?;
+        match self.symbol {
+            Some(s) if s.addr == self.addr => write!(f, " <{}>", s.name),
+            Some(s) => write!(f, " <{}+{:#x}>", s.name, self.addr - s.addr),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> Symbols {
+        let sym = |name: &str, addr, size| Symbol { name: name.into(), addr, size };
+        Symbols::new(vec![sym("main", 0x100, 0x20), sym("_start", 0x0, 0x10), sym("label", 0x200, 0), sym("tohost", 0x300, 8)])
+    }
+
+    #[test]
+    fn names_addresses_inside_symbols() {
+        let s = table();
+        assert_eq!(s.describe(0x100).to_string(), "0x00000100 <main>");
+        assert_eq!(s.describe(0x11c).to_string(), "0x0000011c <main+0x1c>");
+        assert_eq!(s.describe(0x120).to_string(), "0x00000120");
+        assert_eq!(s.describe(0x200).to_string(), "0x00000200 <label>");
+        assert_eq!(s.addr_of("tohost"), Some(0x300));
+        assert_eq!(s.addr_of("fromhost"), None);
+    }
+}

@@ -1,0 +1,77 @@
+//! `--trace FILE`: one line per retired instruction (PC, raw word, disassembly, register
+//! written) and one per trap.
+//!
+//! ```text
+//! 80000000  02000117  auipc sp, 0x2000                sp=0x82000000
+//! 80000274  ffffffff  trap: illegal instruction (mcause 2, instruction 0xffffffff)
+//! ```
+
+use mxpsim_models::cpu::decode::{disassemble, REG_NAMES};
+use mxpsim_models::cpu::{Observer, Trap};
+use std::io::{self, Write};
+
+pub struct Tracer<W: Write> {
+    out: W,
+    /// The first write error; reported once the run is over.
+    error: Option<io::Error>,
+}
+
+impl<W: Write> Tracer<W> {
+    pub fn new(out: W) -> Self {
+        Tracer { out, error: None }
+    }
+
+    /// Flushes the trace; returns the first error seen while writing it.
+    pub fn finish(mut self) -> io::Result<()> {
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => self.out.flush(),
+        }
+    }
+
+    fn record(&mut self, result: io::Result<()>) {
+        if let (Err(e), None) = (result, &self.error) {
+            self.error = Some(e);
+        }
+    }
+}
+
+impl<W: Write> Observer for Tracer<W> {
+    fn retired(&mut self, pc: u32, raw: u32, rd_write: Option<(u8, u32)>) {
+        let text = disassemble(raw);
+        let result = match rd_write {
+            Some((rd, value)) => {
+                writeln!(self.out, "{pc:08x}  {raw:08x}  {text:<32}{}=0x{value:08x}", REG_NAMES[rd as usize])
+            }
+            None => writeln!(self.out, "{pc:08x}  {raw:08x}  {text}"),
+        };
+        self.record(result);
+    }
+
+    fn trapped(&mut self, pc: u32, trap: Trap) {
+        let result = writeln!(self.out, "{pc:08x}  trap: {trap}");
+        self.record(result);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mxpsim_models::cpu::Cause;
+
+    #[test]
+    fn formats_retired_instructions_and_traps() {
+        let mut t = Tracer::new(Vec::new());
+        t.retired(0x8000_0000, 0x0200_0117, Some((2, 0x8200_0000)));
+        t.retired(0x8000_0004, 0xfeb1_2e23, None);
+        t.trapped(0x8000_0008, Trap::new(Cause::IllegalInsn, 0xffff_ffff));
+        let text = String::from_utf8(t.out.clone()).unwrap();
+        assert_eq!(
+            text,
+            "80000000  02000117  auipc sp, 0x2000                sp=0x82000000\n\
+             80000004  feb12e23  sw a1, -4(sp)\n\
+             80000008  trap: illegal instruction (mcause 2, instruction 0xffffffff)\n"
+        );
+        assert!(t.finish().is_ok());
+    }
+}
