@@ -335,7 +335,8 @@ mod tests {
         assert_eq!(r.call(op::WRITE, b), Outcome::Return(0));
         let c = r.put(MEM + 0x500, b"!\0");
         r.call(op::WRITEC, c);
-        r.call(op::WRITE0, r.put(MEM + 0x600, b"ok\0"));
+        let ok = r.put(MEM + 0x600, b"ok\0");
+        r.call(op::WRITE0, ok);
         assert_eq!(r.out.0.borrow().as_slice(), b"hello\n!ok");
         assert_eq!(r.err.0.borrow().as_slice(), b"hello");
         let b = r.block(MEM + 0x400, &[out]);
