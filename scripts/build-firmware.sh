@@ -50,12 +50,18 @@
 #       No build-id note (belt and braces; it would be content-derived anyway).
 #
 # Freestanding .S programs (riscv-tests style, tohost/HTIF) are linked with
-# -nostdlib -nostartfiles and GNU ld's default script with .text at 0x80000000;
-# the entry point is the `_start` symbol.
+# -nostdlib -nostartfiles and firmware/ld/bare.ld: everything in DRAM from
+# 0x80000000, entry point `_start`. (GNU ld's default script with -Ttext would
+# put the ELF headers in a PT_LOAD segment at 0x7ffff000, outside DRAM.)
+#
+# Loading note for simulators: picolibc programs have their initialised data
+# in a PT_LOAD whose p_paddr (in the code area, 0x8000xxxx) differs from its
+# p_vaddr (0x80200000); crt0 copies it from p_paddr to p_vaddr. Load segments
+# at p_paddr (as QEMU does).
 
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 CROSS=${CROSS:-riscv64-unknown-elf-}
 CC=${CROSS}gcc
 
@@ -77,7 +83,7 @@ LIBC_FLAGS=(
 # freestanding programs (.S)
 BARE_FLAGS=(
     -nostdlib -nostartfiles -static
-    -Wl,-Ttext=0x80000000 -Wl,-e,_start
+    -T firmware/ld/bare.ld
 )
 
 die() { echo "build-firmware: error: $*" >&2; exit 2; }
@@ -103,6 +109,9 @@ $log"
 }
 
 # build_one SRC OUT_ELF [extra flags...]
+#   Compiles and links in two steps, the object named after the program:
+#   linking straight from a source lets gcc pick a random temporary object
+#   name, which ld records as a file symbol for assembly sources.
 build_one() {
     local src=$1 out=$2
     shift 2
@@ -112,9 +121,14 @@ build_one() {
         *.S) flags=("${COMMON_FLAGS[@]}" "${BARE_FLAGS[@]}") ;;
         *) die "don't know how to build $src" ;;
     esac
-    # Compile from $ROOT with a relative source path: part of reproducibility.
-    (cd "$ROOT" && "$CC" "${flags[@]}" "$@" "$src" -o "$out") ||
+    local obj
+    obj=$OBJDIR/$(basename "${src%.*}").o
+    # From $ROOT with a relative source path: part of reproducibility.
+    (cd "$ROOT" &&
+        "$CC" "${flags[@]}" "$@" -c "$src" -o "$obj" &&
+        "$CC" "${flags[@]}" "$@" "$obj" -o "$out") ||
         die "failed to build $src"
+    rm -f "$obj"
 }
 
 # build_dir SRC_DIR OUT_SUBDIR [extra flags...]
@@ -174,7 +188,8 @@ run_qemu() {
         rel=${entry#*|}
         skip=$(header_value "$src" 'qemu')
         if [[ $skip == skip* ]]; then
-            printf 'SKIP %-24s (%s)\n' "$rel" "${skip#skip}"
+            skip=${skip#skip}
+            printf 'SKIP %-28s %s\n' "$rel" "${skip# }"
             skipped=$((skipped + 1))
             continue
         fi
@@ -223,6 +238,8 @@ while [[ $# -gt 0 ]]; do
 done
 
 check_toolchain
+OBJDIR=$(mktemp -d)
+trap 'rm -rf "$OBJDIR"' EXIT
 
 if [[ $MODE == build || $MODE == qemu ]]; then
     mkdir -p "$OUT"
@@ -235,7 +252,7 @@ fi
 # --check
 REF=$ROOT/firmware/bin
 OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
+trap 'rm -rf "$OBJDIR" "$OUT"' EXIT
 build_all >/dev/null
 
 status=0

@@ -11,6 +11,10 @@
  * addresses in this ELF; mcause = 2; mtval = 0 (the faulting word is
  * .word 0, so both "mtval = instruction bits" and "mtval = 0" give 0).
  *
+ * The expected output therefore depends on this ELF: after changing this
+ * file or the toolchain, recompute gp and mepc with `nm` (symbols
+ * __global_pointer$ and fault_here).
+ *
  * expect-exit: 1
  */
 #include <stdio.h>

@@ -168,8 +168,11 @@ fn report(machine: &Machine, outcome: Outcome) -> u8 {
             format_args!("instruction limit reached: {limit} instructions executed, the firmware has not exited (pc {})", at(pc)),
         ),
         Outcome::TrapLoop { first, first_pc, second, second_pc, mtvec } => {
+            // An illegal instruction may be a well-formed one used where it is not allowed
+            // (a CSR from U-mode, say): then its text helps.
+            let text = disassemble(first.tval);
             let what = match first.cause {
-                Cause::IllegalInsn => format!(" `{}`", disassemble(first.tval)),
+                Cause::IllegalInsn if !text.starts_with("unknown") => format!(" `{text}`"),
                 _ => String::new(),
             };
             fail(

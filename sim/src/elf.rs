@@ -143,7 +143,8 @@ pub fn parse(bytes: &[u8]) -> Result<Image, ElfError> {
         .iter()
         .filter(|s| matches!(s.st_type(), STT_FUNC | STT_OBJECT | STT_NOTYPE) && s.st_shndx != 0)
         .filter_map(|s| {
-            let name = elf.strtab.get_at(s.st_name).filter(|n| !n.is_empty())?;
+            // Skip unnamed symbols, mapping symbols ($x, $d) and assembler-local labels.
+            let name = elf.strtab.get_at(s.st_name).filter(|n| !n.is_empty() && !n.starts_with(['$', '.']))?;
             Some(Symbol { name: name.to_string(), addr: s.st_value as u32, size: s.st_size as u32 })
         })
         .collect();

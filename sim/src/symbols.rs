@@ -27,15 +27,16 @@ impl Symbols {
         self.sorted.iter().find(|s| s.name == name).map(|s| s.addr)
     }
 
-    /// The symbol containing `addr`: the nearest one at or below it whose size covers it, or a
-    /// sized-zero label right at it.
+    /// The symbol containing `addr`: the nearest one at or below it, if its size covers
+    /// `addr` or it is a label without a size (as in hand-written assembly), as objdump
+    /// resolves addresses.
     pub fn containing(&self, addr: u32) -> Option<&Symbol> {
         let end = self.sorted.partition_point(|s| s.addr <= addr);
-        self.sorted[..end]
-            .iter()
-            .rev()
-            .take_while(|s| s.addr <= addr)
-            .find(|s| addr - s.addr < s.size.max(1))
+        let nearest = self.sorted[..end].last()?;
+        // Several symbols may share the address: prefer one whose size covers `addr`.
+        let same_addr = self.sorted[..end].iter().rev().take_while(|s| s.addr == nearest.addr);
+        let mut candidates = same_addr.clone().filter(|s| addr - s.addr < s.size);
+        candidates.next().or_else(|| same_addr.clone().find(|s| s.size == 0))
     }
 
     /// `addr` with its symbol, as `0x80000010 <main+0x4>`.
@@ -66,7 +67,12 @@ mod tests {
 
     fn table() -> Symbols {
         let sym = |name: &str, addr, size| Symbol { name: name.into(), addr, size };
-        Symbols::new(vec![sym("main", 0x100, 0x20), sym("_start", 0x0, 0x10), sym("label", 0x200, 0), sym("tohost", 0x300, 8)])
+        Symbols::new(vec![
+            sym("main", 0x100, 0x20),
+            sym("_start", 0x0, 0x10),
+            sym("label", 0x200, 0),
+            sym("tohost", 0x300, 8),
+        ])
     }
 
     #[test]
@@ -76,6 +82,8 @@ mod tests {
         assert_eq!(s.describe(0x11c).to_string(), "0x0000011c <main+0x1c>");
         assert_eq!(s.describe(0x120).to_string(), "0x00000120");
         assert_eq!(s.describe(0x200).to_string(), "0x00000200 <label>");
+        assert_eq!(s.describe(0x204).to_string(), "0x00000204 <label+0x4>");
+        assert_eq!(s.describe(0x308).to_string(), "0x00000308");
         assert_eq!(s.addr_of("tohost"), Some(0x300));
         assert_eq!(s.addr_of("fromhost"), None);
     }

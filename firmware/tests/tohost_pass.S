@@ -1,0 +1,57 @@
+/*
+ * tohost_pass.S - freestanding riscv-tests style program (no libc, no
+ * crt0, no semihosting): runs a few tests, numbering them in gp (TESTNUM),
+ * and reports through the HTIF `tohost` word: 1 = pass, (N << 1) | 1 =
+ * test N failed; then spins forever re-writing it, as riscv-tests do.
+ * Here all tests pass, so it writes 1 to tohost.
+ *
+ * `tohost` and `fromhost` are 64-bit words in section .tohost, 64-byte
+ * aligned; the low word is written first, then the high word (0).
+ * Linked with -nostdlib -nostartfiles, .text at 0x80000000, entry _start.
+ *
+ * qemu: skip (QEMU virt has no HTIF: nothing watches tohost, so it would spin forever)
+ * expect-exit: 0
+ */
+#define TESTNUM gp
+
+    .section .text.init, "ax", @progbits
+    .globl  _start
+_start:
+    /* test 2: 40 + 2 == 42 */
+    li      TESTNUM, 2
+    li      a0, 40
+    addi    a0, a0, 2
+    li      a1, 42
+    bne     a0, a1, fail
+
+    /* test 3: 6 * 7 == 42 */
+    li      TESTNUM, 3
+    li      a0, 6
+    li      a1, 7
+    mul     a0, a0, a1
+    li      a1, 42
+    bne     a0, a1, fail
+
+pass:
+    li      a0, 1
+    j       write_tohost
+
+fail:
+    slli    a0, TESTNUM, 1
+    ori     a0, a0, 1
+
+write_tohost:
+    la      t0, tohost
+1:  sw      a0, 0(t0)
+    sw      zero, 4(t0)
+    j       1b
+
+    .section .tohost, "aw", @progbits
+    .balign 64
+    .globl  tohost
+tohost:
+    .dword  0
+    .balign 64
+    .globl  fromhost
+fromhost:
+    .dword  0

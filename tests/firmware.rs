@@ -1,0 +1,120 @@
+//! Every firmware test program in `firmware/tests/` runs under mxpsim and, as an independent
+//! oracle for the CPU, under QEMU: both must print exactly the program's `.expected` output on
+//! standard output and exit with the status its header declares (`expect-exit: N`).
+//!
+//! Programs QEMU cannot run (the riscv-tests `tohost` convention, deliberate trap loops) say
+//! `qemu: skip` in their header. QEMU is required (CI installs it); set `MXPSIM_SKIP_QEMU=1`
+//! to run only the mxpsim half on a machine without it.
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+struct Program {
+    name: String,
+    elf: PathBuf,
+    expected_stdout: Vec<u8>,
+    expect_exit: i32,
+    qemu_skip: bool,
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn header_value<'a>(source: &'a str, key: &str) -> Option<&'a str> {
+    source.lines().find_map(|line| line.split_once(key).map(|(_, v)| v.trim()))
+}
+
+fn discover() -> Vec<Program> {
+    let dir = root().join("firmware/tests");
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("firmware/tests exists")
+        .map(|e| e.expect("readable directory").path())
+        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("c" | "S")))
+        .collect();
+    sources.sort();
+    sources
+        .into_iter()
+        .map(|src| {
+            let name = src.file_stem().unwrap().to_str().unwrap().to_string();
+            let text = std::fs::read_to_string(&src).unwrap();
+            let expect_exit = header_value(&text, "expect-exit:")
+                .unwrap_or_else(|| panic!("{}: no `expect-exit:` line", src.display()))
+                .split_whitespace()
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap_or_else(|e| panic!("{}: bad expect-exit: {e}", src.display()));
+            let expected_stdout = std::fs::read(src.with_extension("expected"))
+                .unwrap_or_else(|e| panic!("{}: no .expected file: {e}", src.display()));
+            Program {
+                elf: root().join("firmware/bin/tests").join(format!("{name}.elf")),
+                qemu_skip: header_value(&text, "qemu: skip").is_some(),
+                name,
+                expected_stdout,
+                expect_exit,
+            }
+        })
+        .collect()
+}
+
+/// Compares a finished run with the program's expectations.
+fn check(p: &Program, runner: &str, output: std::process::Output) -> Result<(), Failed> {
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let mut problems = Vec::new();
+    if output.stdout != p.expected_stdout {
+        problems.push(format!(
+            "stdout differs from {}.expected\n--- expected\n{}\n--- got\n{stdout}",
+            p.name,
+            String::from_utf8_lossy(&p.expected_stdout)
+        ));
+    }
+    if output.status.code() != Some(p.expect_exit) {
+        problems.push(format!("exit status {:?}, expected {}", output.status.code(), p.expect_exit));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        Err(format!("{runner} on {}: {}\n--- stderr\n{stderr}", p.name, problems.join("\n")).into())
+    }
+}
+
+fn run_mxpsim(p: &Program) -> Result<(), Failed> {
+    let output = Command::new(env!("CARGO_BIN_EXE_mxpsim"))
+        .args(["run", "--max-insns", "200000000"])
+        .arg(&p.elf)
+        .output()?;
+    check(p, "mxpsim", output)
+}
+
+fn run_qemu(p: &Program) -> Result<(), Failed> {
+    let output = Command::new("timeout")
+        .args(["60", "qemu-system-riscv32", "-machine", "virt", "-bios", "none", "-nographic"])
+        // Without a chardev QEMU writes the semihosting console to its stderr.
+        .args(["-monitor", "none", "-serial", "none", "-chardev", "stdio,id=semihost"])
+        .args(["-semihosting-config", "enable=on,target=native,chardev=semihost", "-kernel"])
+        .arg(&p.elf)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot start qemu-system-riscv32 ({e}); install qemu-system-misc or set MXPSIM_SKIP_QEMU=1"))?;
+    if output.status.code() == Some(127) {
+        return Err("qemu-system-riscv32 not found; install qemu-system-misc or set MXPSIM_SKIP_QEMU=1".into());
+    }
+    check(p, "qemu", output)
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let skip_qemu = std::env::var_os("MXPSIM_SKIP_QEMU").is_some_and(|v| v == "1");
+    let mut trials = Vec::new();
+    for p in discover().into_iter().map(std::sync::Arc::new) {
+        assert!(Path::new(&p.elf).exists(), "{} is missing: run scripts/build-firmware.sh", p.elf.display());
+        let ignore_qemu = p.qemu_skip || skip_qemu;
+        let (name, q) = (p.name.clone(), p.clone());
+        trials.push(Trial::test(format!("{name}::mxpsim"), move || run_mxpsim(&p)));
+        trials.push(Trial::test(format!("{name}::qemu"), move || run_qemu(&q)).with_ignored_flag(ignore_qemu));
+    }
+    libtest_mimic::run(&args, trials).exit();
+}
