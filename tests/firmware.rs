@@ -23,7 +23,9 @@ fn root() -> PathBuf {
 }
 
 fn header_value<'a>(source: &'a str, key: &str) -> Option<&'a str> {
-    source.lines().find_map(|line| line.split_once(key).map(|(_, v)| v.trim()))
+    source
+        .lines()
+        .find_map(|line| line.split_once(key).map(|(_, v)| v.trim()))
 }
 
 fn discover() -> Vec<Program> {
@@ -49,7 +51,9 @@ fn discover() -> Vec<Program> {
             let expected_stdout = std::fs::read(src.with_extension("expected"))
                 .unwrap_or_else(|e| panic!("{}: no .expected file: {e}", src.display()));
             Program {
-                elf: root().join("firmware/bin/tests").join(format!("{name}.elf")),
+                elf: root()
+                    .join("firmware/bin/tests")
+                    .join(format!("{name}.elf")),
                 qemu_skip: header_value(&text, "qemu: skip").is_some(),
                 name,
                 expected_stdout,
@@ -71,13 +75,22 @@ fn check(p: &Program, runner: &str, output: std::process::Output) -> Result<(), 
         ));
     }
     if output.status.code() != Some(p.expect_exit) {
-        problems.push(format!("exit status {:?}, expected {}", output.status.code(), p.expect_exit));
+        problems.push(format!(
+            "exit status {:?}, expected {}",
+            output.status.code(),
+            p.expect_exit
+        ));
     }
     if problems.is_empty() {
         Ok(())
     } else {
         let stderr = String::from_utf8_lossy(&output.stderr);
-        Err(format!("{runner} on {}: {}\n--- stderr\n{stderr}", p.name, problems.join("\n")).into())
+        Err(format!(
+            "{runner} on {}: {}\n--- stderr\n{stderr}",
+            p.name,
+            problems.join("\n")
+        )
+        .into())
     }
 }
 
@@ -100,7 +113,10 @@ fn run_qemu(p: &Program) -> Result<(), Failed> {
         .output()
         .map_err(|e| format!("cannot start qemu-system-riscv32 ({e}); install qemu-system-misc or set MXPSIM_SKIP_QEMU=1"))?;
     if output.status.code() == Some(127) {
-        return Err("qemu-system-riscv32 not found; install qemu-system-misc or set MXPSIM_SKIP_QEMU=1".into());
+        return Err(
+            "qemu-system-riscv32 not found; install qemu-system-misc or set MXPSIM_SKIP_QEMU=1"
+                .into(),
+        );
     }
     check(p, "qemu", output)
 }
@@ -110,11 +126,20 @@ fn main() {
     let skip_qemu = std::env::var_os("MXPSIM_SKIP_QEMU").is_some_and(|v| v == "1");
     let mut trials = Vec::new();
     for p in discover().into_iter().map(std::sync::Arc::new) {
-        assert!(Path::new(&p.elf).exists(), "{} is missing: run scripts/build-firmware.sh", p.elf.display());
+        assert!(
+            Path::new(&p.elf).exists(),
+            "{} is missing: run scripts/build-firmware.sh",
+            p.elf.display()
+        );
         let ignore_qemu = p.qemu_skip || skip_qemu;
         let (name, q) = (p.name.clone(), p.clone());
-        trials.push(Trial::test(format!("{name}::mxpsim"), move || run_mxpsim(&p)));
-        trials.push(Trial::test(format!("{name}::qemu"), move || run_qemu(&q)).with_ignored_flag(ignore_qemu));
+        trials.push(Trial::test(format!("{name}::mxpsim"), move || {
+            run_mxpsim(&p)
+        }));
+        trials.push(
+            Trial::test(format!("{name}::qemu"), move || run_qemu(&q))
+                .with_ignored_flag(ignore_qemu),
+        );
     }
     libtest_mimic::run(&args, trials).exit();
 }

@@ -37,26 +37,4 @@ _start:
     li      TESTNUM, 4
     j       pass
 
-pass:
-    li      a0, 1
-    j       write_tohost
-
-fail:
-    slli    a0, TESTNUM, 1
-    ori     a0, a0, 1
-
-write_tohost:
-    la      t0, tohost
-1:  sw      a0, 0(t0)
-    sw      zero, 4(t0)
-    j       1b
-
-    .section .tohost, "aw", @progbits
-    .balign 64
-    .globl  tohost
-tohost:
-    .dword  0
-    .balign 64
-    .globl  fromhost
-fromhost:
-    .dword  0
+#include "tohost.h"

@@ -21,7 +21,11 @@ pub struct SystemBus {
 
 impl SystemBus {
     pub fn new(dram: Dram) -> Self {
-        SystemBus { dram, tohost: None, tohost_value: None }
+        SystemBus {
+            dram,
+            tohost: None,
+            tohost_value: None,
+        }
     }
 
     /// Watches stores to the 8-byte `tohost` word at `addr` (it lies in DRAM).
@@ -53,14 +57,20 @@ impl SystemBus {
 impl Bus for SystemBus {
     #[inline(always)]
     fn fetch(&mut self, addr: u32) -> Result<u32, MemFault> {
-        self.dram.read::<4>(addr).map(u32::from_le_bytes).ok_or(MemFault::Unmapped { addr })
+        self.dram
+            .read::<4>(addr)
+            .map(u32::from_le_bytes)
+            .ok_or(MemFault::Unmapped { addr })
     }
 
     #[inline(always)]
     fn load(&mut self, addr: u32, width: Width) -> Result<u32, MemFault> {
         let value = match width {
             Width::Byte => self.dram.read::<1>(addr).map(|b| b[0] as u32),
-            Width::Half => self.dram.read::<2>(addr).map(|b| u16::from_le_bytes(b) as u32),
+            Width::Half => self
+                .dram
+                .read::<2>(addr)
+                .map(|b| u16::from_le_bytes(b) as u32),
             Width::Word => self.dram.read::<4>(addr).map(u32::from_le_bytes),
         };
         value.ok_or(MemFault::Unmapped { addr })
@@ -116,8 +126,14 @@ mod tests {
     #[test]
     fn unmapped_accesses_fault_with_their_address() {
         let mut b = bus();
-        assert_eq!(b.load(0x9000_0000, Width::Word), Err(MemFault::Unmapped { addr: 0x9000_0000 }));
-        assert_eq!(b.store(0x7fff_ffff, Width::Half, 1), Err(MemFault::Unmapped { addr: 0x7fff_ffff }));
+        assert_eq!(
+            b.load(0x9000_0000, Width::Word),
+            Err(MemFault::Unmapped { addr: 0x9000_0000 })
+        );
+        assert_eq!(
+            b.store(0x7fff_ffff, Width::Half, 1),
+            Err(MemFault::Unmapped { addr: 0x7fff_ffff })
+        );
         assert_eq!(b.fetch(0), Err(MemFault::Unmapped { addr: 0 }));
         assert!(b.cache_block(CacheBlockOp::Flush, 0x1000).is_err());
     }

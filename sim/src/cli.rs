@@ -95,7 +95,11 @@ fn init_logging(verbose: u8) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     // No timestamps: output must not depend on the host's clock.
-    tracing_subscriber::fmt().with_env_filter(filter).without_time().with_writer(io::stderr).init();
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .without_time()
+        .with_writer(io::stderr)
+        .init();
 }
 
 fn fail(failure: Failure, message: impl std::fmt::Display) -> u8 {
@@ -116,7 +120,10 @@ fn run(args: RunArgs) -> u8 {
         Ok(image) => image,
         Err(e) => return fail(e.failure(), format_args!("{path}: {e}")),
     };
-    let cmdline = std::iter::once(path.clone()).chain(args.args.iter().cloned()).collect::<Vec<_>>().join(" ");
+    let cmdline = std::iter::once(path.clone())
+        .chain(args.args.iter().cloned())
+        .collect::<Vec<_>>()
+        .join(" ");
     let host = Semihost::new(
         Box::new(BufWriter::new(io::stdout())),
         Box::new(io::stderr()),
@@ -133,12 +140,20 @@ fn run(args: RunArgs) -> u8 {
         Some(trace_path) => {
             let file = match File::create(trace_path) {
                 Ok(f) => f,
-                Err(e) => return fail(Failure::HostIo, format_args!("cannot create {}: {e}", trace_path.display())),
+                Err(e) => {
+                    return fail(
+                        Failure::HostIo,
+                        format_args!("cannot create {}: {e}", trace_path.display()),
+                    )
+                }
             };
             let mut tracer = Tracer::new(BufWriter::new(file));
             let outcome = machine.run(&mut tracer, args.max_insns);
             if let Err(e) = tracer.finish() {
-                return fail(Failure::HostIo, format_args!("writing {}: {e}", trace_path.display()));
+                return fail(
+                    Failure::HostIo,
+                    format_args!("writing {}: {e}", trace_path.display()),
+                );
             }
             outcome
         }

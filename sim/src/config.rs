@@ -16,7 +16,11 @@ pub struct MachineConfig {
 
 impl Default for MachineConfig {
     fn default() -> Self {
-        MachineConfig { dram_base: 0x8000_0000, dram_size: 64 << 20, clock_hz: 100_000_000 }
+        MachineConfig {
+            dram_base: 0x8000_0000,
+            dram_size: 64 << 20,
+            clock_hz: 100_000_000,
+        }
     }
 }
 
@@ -39,15 +43,24 @@ impl MachineConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
         let err = |field, reason: String| Err(ConfigError { field, reason });
         if self.dram_size == 0 || self.dram_size % 4096 != 0 {
-            return err("dram_size", format!("{} is not a positive multiple of 4 KiB", self.dram_size));
+            return err(
+                "dram_size",
+                format!("{} is not a positive multiple of 4 KiB", self.dram_size),
+            );
         }
         if self.dram_base % 4096 != 0 {
-            return err("dram_base", format!("{:#x} is not 4 KiB aligned", self.dram_base));
+            return err(
+                "dram_base",
+                format!("{:#x} is not 4 KiB aligned", self.dram_base),
+            );
         }
         if self.dram_base as u64 + self.dram_size as u64 > 1 << 32 {
             return err(
                 "dram_size",
-                format!("{:#x} bytes at {:#x} run past the end of the 32-bit address space", self.dram_size, self.dram_base),
+                format!(
+                    "{:#x} bytes at {:#x} run past the end of the 32-bit address space",
+                    self.dram_size, self.dram_base
+                ),
             );
         }
         if self.clock_hz == 0 {
@@ -62,23 +75,29 @@ impl MachineConfig {
 pub fn parse_size(text: &str) -> Result<u32, String> {
     let t = text.trim();
     let lower = t.to_ascii_lowercase();
-    let digits_end = if lower.starts_with("0x") {
-        2 + lower[2..].find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(lower.len() - 2)
-    } else {
-        lower.find(|c: char| !c.is_ascii_digit()).unwrap_or(lower.len())
+    let split = |s: &str, is_digit: fn(&char) -> bool| s.chars().take_while(is_digit).count();
+    let (value, suffix) = match lower.strip_prefix("0x") {
+        Some(hex) => {
+            let end = split(hex, char::is_ascii_hexdigit);
+            (u64::from_str_radix(&hex[..end], 16), &hex[end..])
+        }
+        None => {
+            let end = split(&lower, char::is_ascii_digit);
+            (lower[..end].parse::<u64>(), &lower[end..])
+        }
     };
-    let (number, suffix) = lower.split_at(digits_end);
-    let value = match number.strip_prefix("0x") {
-        Some(hex) => u64::from_str_radix(hex, 16),
-        None => number.parse::<u64>(),
-    }
-    .map_err(|_| format!("'{t}' is not a size (examples: 65536, 0x10000, 64K, 32M)"))?;
+    let value =
+        value.map_err(|_| format!("'{t}' is not a size (examples: 65536, 0x10000, 64K, 32M)"))?;
     let scale: u64 = match suffix {
         "" | "b" => 1,
         "k" | "kb" | "kib" => 1 << 10,
         "m" | "mb" | "mib" => 1 << 20,
         "g" | "gb" | "gib" => 1 << 30,
-        _ => return Err(format!("'{t}' has an unknown unit '{suffix}' (use K, M or G)")),
+        _ => {
+            return Err(format!(
+                "'{t}' has an unknown unit '{suffix}' (use K, M or G)"
+            ))
+        }
     };
     value
         .checked_mul(scale)
@@ -103,10 +122,20 @@ mod tests {
 
     #[test]
     fn validation_names_the_field() {
-        let bad = MachineConfig { dram_size: 1000, ..Default::default() };
+        let bad = MachineConfig {
+            dram_size: 1000,
+            ..Default::default()
+        };
         assert_eq!(bad.validate().unwrap_err().field, "dram_size");
-        let past_end = MachineConfig { dram_size: 0x8000_1000, ..Default::default() };
-        assert!(past_end.validate().unwrap_err().reason.contains("past the end"));
+        let past_end = MachineConfig {
+            dram_size: 0x8000_1000,
+            ..Default::default()
+        };
+        assert!(past_end
+            .validate()
+            .unwrap_err()
+            .reason
+            .contains("past the end"));
         assert!(MachineConfig::default().validate().is_ok());
     }
 }

@@ -54,9 +54,9 @@ impl ElfError {
             ElfError::NotElf | ElfError::Malformed(_) => Failure::NotElf,
             ElfError::Elf64 => Failure::Elf64,
             ElfError::BigEndian => Failure::BigEndian,
-            ElfError::WrongMachine(_) | ElfError::NotExecutable(_) | ElfError::UnsupportedFlags(_) => {
-                Failure::WrongMachine
-            }
+            ElfError::WrongMachine(_)
+            | ElfError::NotExecutable(_)
+            | ElfError::UnsupportedFlags(_) => Failure::WrongMachine,
             ElfError::NoLoadableSegment => Failure::NoLoadableSegment,
         }
     }
@@ -68,15 +68,23 @@ impl fmt::Display for ElfError {
             ElfError::Unreadable(e) => write!(f, "cannot read the file: {e}"),
             ElfError::NotElf => write!(f, "not an ELF file (no ELF magic number)"),
             ElfError::Malformed(e) => write!(f, "malformed ELF file: {e}"),
-            ElfError::Elf64 => write!(f, "64-bit ELF file; mxpsim runs 32-bit RISC-V (RV32IM) firmware"),
-            ElfError::BigEndian => write!(f, "big-endian ELF file; RISC-V firmware is little-endian"),
+            ElfError::Elf64 => write!(
+                f,
+                "64-bit ELF file; mxpsim runs 32-bit RISC-V (RV32IM) firmware"
+            ),
+            ElfError::BigEndian => {
+                write!(f, "big-endian ELF file; RISC-V firmware is little-endian")
+            }
             ElfError::WrongMachine(m) => write!(f, "ELF file for {m}, not RISC-V"),
             ElfError::NotExecutable(t) => write!(
                 f,
                 "ELF file of type {} is not an executable; link it first",
                 goblin::elf::header::et_to_str(*t)
             ),
-            ElfError::UnsupportedFlags(what) => write!(f, "ELF file needs {what}; mxpsim implements RV32IM, ABI ilp32"),
+            ElfError::UnsupportedFlags(what) => write!(
+                f,
+                "ELF file needs {what}; mxpsim implements RV32IM, ABI ilp32"
+            ),
             ElfError::NoLoadableSegment => write!(f, "ELF file has no loadable (PT_LOAD) segment"),
         }
     }
@@ -108,13 +116,17 @@ pub fn parse(bytes: &[u8]) -> Result<Image, ElfError> {
     let elf = Elf::parse(bytes).map_err(|e| ElfError::Malformed(e.to_string()))?;
     let h = &elf.header;
     if h.e_machine != EM_RISCV {
-        return Err(ElfError::WrongMachine(goblin::elf::header::machine_to_str(h.e_machine).to_string()));
+        return Err(ElfError::WrongMachine(
+            goblin::elf::header::machine_to_str(h.e_machine).to_string(),
+        ));
     }
     if h.e_type != ET_EXEC {
         return Err(ElfError::NotExecutable(h.e_type));
     }
     if h.e_flags & EF_RISCV_RVC != 0 {
-        return Err(ElfError::UnsupportedFlags("the C extension (compressed instructions)".into()));
+        return Err(ElfError::UnsupportedFlags(
+            "the C extension (compressed instructions)".into(),
+        ));
     }
     if h.e_flags & EF_RISCV_FLOAT_ABI != 0 {
         return Err(ElfError::UnsupportedFlags("a floating-point ABI".into()));
@@ -124,15 +136,24 @@ pub fn parse(bytes: &[u8]) -> Result<Image, ElfError> {
     }
 
     let mut segments = Vec::new();
-    for ph in elf.program_headers.iter().filter(|ph| ph.p_type == PT_LOAD && ph.p_memsz > 0) {
-        let malformed = |what: &str| ElfError::Malformed(format!("segment at {:#x}: {what}", ph.p_paddr));
+    for ph in elf
+        .program_headers
+        .iter()
+        .filter(|ph| ph.p_type == PT_LOAD && ph.p_memsz > 0)
+    {
+        let malformed =
+            |what: &str| ElfError::Malformed(format!("segment at {:#x}: {what}", ph.p_paddr));
         if ph.p_filesz > ph.p_memsz {
             return Err(malformed("file size exceeds memory size"));
         }
         let data = bytes
             .get(ph.p_offset as usize..(ph.p_offset + ph.p_filesz) as usize)
             .ok_or_else(|| malformed("data runs past the end of the file"))?;
-        segments.push(Segment { addr: ph.p_paddr as u32, data: data.to_vec(), mem_size: ph.p_memsz as u32 });
+        segments.push(Segment {
+            addr: ph.p_paddr as u32,
+            data: data.to_vec(),
+            mem_size: ph.p_memsz as u32,
+        });
     }
     if segments.is_empty() {
         return Err(ElfError::NoLoadableSegment);
@@ -144,12 +165,23 @@ pub fn parse(bytes: &[u8]) -> Result<Image, ElfError> {
         .filter(|s| matches!(s.st_type(), STT_FUNC | STT_OBJECT | STT_NOTYPE) && s.st_shndx != 0)
         .filter_map(|s| {
             // Skip unnamed symbols, mapping symbols ($x, $d) and assembler-local labels.
-            let name = elf.strtab.get_at(s.st_name).filter(|n| !n.is_empty() && !n.starts_with(['$', '.']))?;
-            Some(Symbol { name: name.to_string(), addr: s.st_value as u32, size: s.st_size as u32 })
+            let name = elf
+                .strtab
+                .get_at(s.st_name)
+                .filter(|n| !n.is_empty() && !n.starts_with(['$', '.']))?;
+            Some(Symbol {
+                name: name.to_string(),
+                addr: s.st_value as u32,
+                size: s.st_size as u32,
+            })
         })
         .collect();
 
-    Ok(Image { entry: h.e_entry as u32, segments, symbols: Symbols::new(symbols) })
+    Ok(Image {
+        entry: h.e_entry as u32,
+        segments,
+        symbols: Symbols::new(symbols),
+    })
 }
 
 #[cfg(test)]
@@ -190,7 +222,14 @@ mod tests {
     fn accepts_a_minimal_rv32_executable() {
         let image = parse(&elf32(EM_RISCV, ET_EXEC, 0, true)).unwrap();
         assert_eq!(image.entry, 0x8000_0000);
-        assert_eq!(image.segments, [Segment { addr: 0x8000_0000, data: vec![0x6f, 0, 0, 0], mem_size: 16 }]);
+        assert_eq!(
+            image.segments,
+            [Segment {
+                addr: 0x8000_0000,
+                data: vec![0x6f, 0, 0, 0],
+                mem_size: 16
+            }]
+        );
     }
 
     #[test]
@@ -203,13 +242,31 @@ mod tests {
         let mut be = elf32(EM_RISCV, ET_EXEC, 0, true);
         be[5] = 2;
         assert_eq!(parse(&be).unwrap_err(), ElfError::BigEndian);
-        assert_eq!(parse(&elf32(62, ET_EXEC, 0, true)).unwrap_err(), ElfError::WrongMachine("X86_64".into()));
-        assert_eq!(parse(&elf32(EM_RISCV, 1, 0, true)).unwrap_err(), ElfError::NotExecutable(1));
-        assert!(matches!(parse(&elf32(EM_RISCV, ET_EXEC, EF_RISCV_RVC, true)), Err(ElfError::UnsupportedFlags(_))));
-        assert!(matches!(parse(&elf32(EM_RISCV, ET_EXEC, 0x2, true)), Err(ElfError::UnsupportedFlags(_))));
-        assert_eq!(parse(&elf32(EM_RISCV, ET_EXEC, 0, false)).unwrap_err(), ElfError::NoLoadableSegment);
+        assert_eq!(
+            parse(&elf32(62, ET_EXEC, 0, true)).unwrap_err(),
+            ElfError::WrongMachine("X86_64".into())
+        );
+        assert_eq!(
+            parse(&elf32(EM_RISCV, 1, 0, true)).unwrap_err(),
+            ElfError::NotExecutable(1)
+        );
+        assert!(matches!(
+            parse(&elf32(EM_RISCV, ET_EXEC, EF_RISCV_RVC, true)),
+            Err(ElfError::UnsupportedFlags(_))
+        ));
+        assert!(matches!(
+            parse(&elf32(EM_RISCV, ET_EXEC, 0x2, true)),
+            Err(ElfError::UnsupportedFlags(_))
+        ));
+        assert_eq!(
+            parse(&elf32(EM_RISCV, ET_EXEC, 0, false)).unwrap_err(),
+            ElfError::NoLoadableSegment
+        );
         let truncated = elf32(EM_RISCV, ET_EXEC, 0, true);
-        assert!(matches!(parse(&truncated[..60]), Err(ElfError::Malformed(_))));
+        assert!(matches!(
+            parse(&truncated[..60]),
+            Err(ElfError::Malformed(_))
+        ));
     }
 
     #[test]

@@ -46,7 +46,13 @@ pub enum Outcome {
     /// `--max-insns` instructions ran without the firmware exiting.
     InsnLimit { limit: u64, pc: u32 },
     /// The firmware trapped and its handler could not run.
-    TrapLoop { first: Trap, first_pc: u32, second: Trap, second_pc: u32, mtvec: u32 },
+    TrapLoop {
+        first: Trap,
+        first_pc: u32,
+        second: Trap,
+        second_pc: u32,
+        mtvec: u32,
+    },
 }
 
 pub struct Machine {
@@ -58,7 +64,11 @@ pub struct Machine {
 
 impl Machine {
     /// Builds the machine of `config` (already validated) and places `image` in it.
-    pub fn new(config: &MachineConfig, image: Image, host: Semihost) -> Result<Self, OutsideMemory> {
+    pub fn new(
+        config: &MachineConfig,
+        image: Image,
+        host: Semihost,
+    ) -> Result<Self, OutsideMemory> {
         let mut bus = SystemBus::new(Dram::new(config.dram_base, config.dram_size));
         let outside = |what, addr, size| OutsideMemory {
             what,
@@ -71,7 +81,8 @@ impl Machine {
             if !bus.dram().contains(seg.addr, seg.mem_size) {
                 return Err(outside("segment", seg.addr, seg.mem_size));
             }
-            bus.poke(seg.addr, &seg.data).expect("segment range checked");
+            bus.poke(seg.addr, &seg.data)
+                .expect("segment range checked");
         }
         if !bus.dram().contains(image.entry, 4) {
             return Err(outside("entry point", image.entry, 4));
@@ -81,7 +92,12 @@ impl Machine {
                 bus.watch_tohost(tohost);
             }
         }
-        Ok(Machine { hart: Hart::new(image.entry), bus, symbols: image.symbols, host })
+        Ok(Machine {
+            hart: Hart::new(image.entry),
+            bus,
+            symbols: image.symbols,
+            host,
+        })
     }
 
     /// Runs until the firmware exits or a limit is reached.
@@ -89,7 +105,10 @@ impl Machine {
         let outcome = loop {
             let budget = match max_insns {
                 Some(limit) if self.hart.steps >= limit => {
-                    break Outcome::InsnLimit { limit, pc: self.hart.pc };
+                    break Outcome::InsnLimit {
+                        limit,
+                        pc: self.hart.pc,
+                    };
                 }
                 Some(limit) => limit - self.hart.steps,
                 None => u64::MAX,
@@ -104,11 +123,24 @@ impl Machine {
                     }
                 }
                 Exit::Halt => {
-                    break Outcome::ToHost(self.bus.tohost_value().expect("halt comes from tohost"));
+                    break Outcome::ToHost(
+                        self.bus.tohost_value().expect("halt comes from tohost"),
+                    );
                 }
-                Exit::TrapLoop { first, first_pc, second, second_pc } => {
+                Exit::TrapLoop {
+                    first,
+                    first_pc,
+                    second,
+                    second_pc,
+                } => {
                     let mtvec = self.hart.csr.trap_vector();
-                    break Outcome::TrapLoop { first, first_pc, second, second_pc, mtvec };
+                    break Outcome::TrapLoop {
+                        first,
+                        first_pc,
+                        second,
+                        second_pc,
+                        mtvec,
+                    };
                 }
             }
         };

@@ -83,8 +83,20 @@ pub struct Semihost {
 }
 
 impl Semihost {
-    pub fn new(stdout: Box<dyn Write>, stderr: Box<dyn Write>, cmdline: String, clock_hz: u32) -> Self {
-        Semihost { stdout, stderr, files: Vec::new(), errno: 0, cmdline, clock_hz }
+    pub fn new(
+        stdout: Box<dyn Write>,
+        stderr: Box<dyn Write>,
+        cmdline: String,
+        clock_hz: u32,
+    ) -> Self {
+        Semihost {
+            stdout,
+            stderr,
+            files: Vec::new(),
+            errno: 0,
+            cmdline,
+            clock_hz,
+        }
     }
 
     /// Performs operation `op` with argument `arg`; `cycles` is the simulated time.
@@ -104,7 +116,13 @@ impl Semihost {
         self.stderr.flush()
     }
 
-    fn dispatch<B: Bus>(&mut self, bus: &mut B, op: u32, arg: u32, cycles: u64) -> Result<Outcome, u32> {
+    fn dispatch<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        op: u32,
+        arg: u32,
+        cycles: u64,
+    ) -> Result<Outcome, u32> {
         let ret = |v: u32| Ok(Outcome::Return(v));
         match op {
             op::OPEN => {
@@ -153,7 +171,9 @@ impl Semihost {
                         let rest = FEATURES.get(pos as usize..).unwrap_or_default();
                         let n = rest.len().min(len as usize);
                         bus.poke(buf, &rest[..n]).map_err(|_| errno::EFAULT)?;
-                        *self.file_slot(handle)? = Some(File::Features { pos: pos + n as u32 });
+                        *self.file_slot(handle)? = Some(File::Features {
+                            pos: pos + n as u32,
+                        });
                         ret(len - n as u32)
                     }
                     File::Stdout | File::Stderr => Err(errno::EBADF),
@@ -166,7 +186,10 @@ impl Semihost {
             }
             op::ISTTY => {
                 let [handle] = words(bus, arg)?;
-                ret(matches!(self.file(handle)?, File::Stdin | File::Stdout | File::Stderr) as u32)
+                ret(matches!(
+                    self.file(handle)?,
+                    File::Stdin | File::Stdout | File::Stderr
+                ) as u32)
             }
             op::SEEK => {
                 let [handle, pos] = words(bus, arg)?;
@@ -189,7 +212,8 @@ impl Semihost {
             op::CLOCK => ret((cycles / (self.clock_hz as u64 / 100).max(1)) as u32),
             op::TIME => ret((cycles / self.clock_hz as u64) as u32),
             op::ELAPSED => {
-                bus.poke(arg, &cycles.to_le_bytes()).map_err(|_| errno::EFAULT)?;
+                bus.poke(arg, &cycles.to_le_bytes())
+                    .map_err(|_| errno::EFAULT)?;
                 ret(0)
             }
             op::TICKFREQ => ret(self.clock_hz),
@@ -203,7 +227,8 @@ impl Semihost {
                 let text_len = text.len() as u32;
                 text.push(0);
                 bus.poke(buf, &text).map_err(|_| errno::EFAULT)?;
-                bus.poke(arg.wrapping_add(4), &text_len.to_le_bytes()).map_err(|_| errno::EFAULT)?;
+                bus.poke(arg.wrapping_add(4), &text_len.to_le_bytes())
+                    .map_err(|_| errno::EFAULT)?;
                 ret(0)
             }
             // RV32: the reason code itself is the argument, and a normal exit carries no
@@ -211,7 +236,11 @@ impl Semihost {
             op::EXIT => Ok(Outcome::Exit(if arg == APPLICATION_EXIT { 0 } else { 1 })),
             op::EXIT_EXTENDED => {
                 let [reason, status] = words(bus, arg)?;
-                Ok(Outcome::Exit(if reason == APPLICATION_EXIT { status as i32 } else { 1 }))
+                Ok(Outcome::Exit(if reason == APPLICATION_EXIT {
+                    status as i32
+                } else {
+                    1
+                }))
             }
             _ => {
                 tracing::warn!("unsupported semihosting operation {op:#x}; returning -1");
@@ -221,7 +250,9 @@ impl Semihost {
     }
 
     fn file_slot(&mut self, handle: u32) -> Result<&mut Option<File>, u32> {
-        let slot = (handle as usize).checked_sub(1).and_then(|i| self.files.get_mut(i));
+        let slot = (handle as usize)
+            .checked_sub(1)
+            .and_then(|i| self.files.get_mut(i));
         match slot {
             Some(s @ Some(_)) => Ok(s),
             _ => Err(errno::EBADF),
@@ -229,14 +260,19 @@ impl Semihost {
     }
 
     fn file(&mut self, handle: u32) -> Result<File, u32> {
-        Ok(self.file_slot(handle)?.expect("file_slot only returns open files"))
+        Ok(self
+            .file_slot(handle)?
+            .expect("file_slot only returns open files"))
     }
 
     fn console_write(&mut self, file: File, data: &[u8]) -> Result<(), u32> {
         let result = match file {
             File::Stdout => self.stdout.write_all(data),
             // Keep the terminal's order: what the firmware printed before goes out first.
-            File::Stderr => self.stdout.flush().and_then(|_| self.stderr.write_all(data)),
+            File::Stderr => self
+                .stdout
+                .flush()
+                .and_then(|_| self.stderr.write_all(data)),
             File::Stdin | File::Features { .. } => return Err(errno::EBADF),
         };
         result.map_err(|_| errno::EBADF)
@@ -247,7 +283,9 @@ impl Semihost {
 fn words<B: Bus, const N: usize>(bus: &B, addr: u32) -> Result<[u32; N], u32> {
     let mut raw = vec![0u8; 4 * N];
     bus.peek(addr, &mut raw).map_err(|_| errno::EFAULT)?;
-    Ok(std::array::from_fn(|i| u32::from_le_bytes(raw[4 * i..4 * i + 4].try_into().expect("4 bytes"))))
+    Ok(std::array::from_fn(|i| {
+        u32::from_le_bytes(raw[4 * i..4 * i + 4].try_into().expect("4 bytes"))
+    }))
 }
 
 fn bytes<B: Bus>(bus: &B, addr: u32, len: u32) -> Result<Vec<u8>, u32> {
@@ -261,7 +299,8 @@ fn c_string<B: Bus>(bus: &B, addr: u32) -> Result<Vec<u8>, u32> {
     let mut out = Vec::new();
     let mut byte = [0u8];
     for i in 0..65536u32 {
-        bus.peek(addr.wrapping_add(i), &mut byte).map_err(|_| errno::EFAULT)?;
+        bus.peek(addr.wrapping_add(i), &mut byte)
+            .map_err(|_| errno::EFAULT)?;
         if byte[0] == 0 {
             return Ok(out);
         }
@@ -301,8 +340,18 @@ mod tests {
 
     fn rig() -> Rig {
         let (out, err) = (Shared::default(), Shared::default());
-        let host = Semihost::new(Box::new(out.clone()), Box::new(err.clone()), "fw.elf a b".into(), 100_000_000);
-        Rig { host, bus: SystemBus::new(Dram::new(MEM, 0x10000)), out, err }
+        let host = Semihost::new(
+            Box::new(out.clone()),
+            Box::new(err.clone()),
+            "fw.elf a b".into(),
+            100_000_000,
+        );
+        Rig {
+            host,
+            bus: SystemBus::new(Dram::new(MEM, 0x10000)),
+            out,
+            err,
+        }
     }
 
     impl Rig {
@@ -327,7 +376,10 @@ mod tests {
     #[test]
     fn console_streams_through_tt_handles() {
         let mut r = rig();
-        let (Outcome::Return(out), Outcome::Return(err)) = (r.open(":tt", 4), r.open(":tt", 8)) else { panic!() };
+        let (Outcome::Return(out), Outcome::Return(err)) = (r.open(":tt", 4), r.open(":tt", 8))
+        else {
+            panic!()
+        };
         let text = r.put(MEM + 0x300, b"hello\n");
         let b = r.block(MEM + 0x400, &[out, text, 6]);
         assert_eq!(r.call(op::WRITE, b), Outcome::Return(0));
@@ -346,7 +398,9 @@ mod tests {
     #[test]
     fn stdin_is_at_end_of_file() {
         let mut r = rig();
-        let Outcome::Return(h) = r.open(":tt", 0) else { panic!() };
+        let Outcome::Return(h) = r.open(":tt", 0) else {
+            panic!()
+        };
         let b = r.block(MEM + 0x400, &[h, MEM + 0x800, 16]);
         assert_eq!(r.call(op::READ, b), Outcome::Return(16));
         assert_eq!(r.call(op::READC, 0), Outcome::Return(FAIL));
@@ -355,7 +409,9 @@ mod tests {
     #[test]
     fn feature_file_advertises_exit_extended() {
         let mut r = rig();
-        let Outcome::Return(h) = r.open(FEATURES_FILE, 0) else { panic!() };
+        let Outcome::Return(h) = r.open(FEATURES_FILE, 0) else {
+            panic!()
+        };
         let b = r.block(MEM + 0x400, &[h]);
         assert_eq!(r.call(op::FLEN, b), Outcome::Return(5));
         let b = r.block(MEM + 0x400, &[h, MEM + 0x800, 8]);

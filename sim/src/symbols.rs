@@ -34,14 +34,22 @@ impl Symbols {
         let end = self.sorted.partition_point(|s| s.addr <= addr);
         let nearest = self.sorted[..end].last()?;
         // Several symbols may share the address: prefer one whose size covers `addr`.
-        let same_addr = self.sorted[..end].iter().rev().take_while(|s| s.addr == nearest.addr);
+        let same_addr = self.sorted[..end]
+            .iter()
+            .rev()
+            .take_while(|s| s.addr == nearest.addr);
         let mut candidates = same_addr.clone().filter(|s| addr - s.addr < s.size);
-        candidates.next().or_else(|| same_addr.clone().find(|s| s.size == 0))
+        candidates
+            .next()
+            .or_else(|| same_addr.clone().find(|s| s.size == 0))
     }
 
     /// `addr` with its symbol, as `0x80000010 <main+0x4>`.
     pub fn describe(&self, addr: u32) -> Described<'_> {
-        Described { addr, symbol: self.containing(addr) }
+        Described {
+            addr,
+            symbol: self.containing(addr),
+        }
     }
 }
 
@@ -66,7 +74,11 @@ mod tests {
     use super::*;
 
     fn table() -> Symbols {
-        let sym = |name: &str, addr, size| Symbol { name: name.into(), addr, size };
+        let sym = |name: &str, addr, size| Symbol {
+            name: name.into(),
+            addr,
+            size,
+        };
         Symbols::new(vec![
             sym("main", 0x100, 0x20),
             sym("_start", 0x0, 0x10),

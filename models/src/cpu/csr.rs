@@ -12,7 +12,8 @@ pub enum Priv {
 }
 
 /// `misa`: RV32 (MXL = 1), extensions I, M and U-mode.
-pub const MISA: u32 = (1 << 30) | (1 << (b'I' - b'A')) | (1 << (b'M' - b'A')) | (1 << (b'U' - b'A'));
+pub const MISA: u32 =
+    (1 << 30) | (1 << (b'I' - b'A')) | (1 << (b'M' - b'A')) | (1 << (b'U' - b'A'));
 
 mod num {
     pub const SATP: u16 = 0x180;
@@ -174,7 +175,11 @@ impl Csrs {
             self.mstatus |= MSTATUS_MIE;
         }
         self.mstatus |= MSTATUS_MPIE;
-        self.privilege = if mpp == Priv::Machine as u32 { Priv::Machine } else { Priv::User };
+        self.privilege = if mpp == Priv::Machine as u32 {
+            Priv::Machine
+        } else {
+            Priv::User
+        };
         self.mepc
     }
 
@@ -284,10 +289,16 @@ mod tests {
         c.privilege = Priv::User;
         c.enter_trap(8, 0x8000_0010, 0);
         assert_eq!(c.privilege, Priv::Machine);
-        assert_eq!(c.mstatus() & (MSTATUS_MIE | MSTATUS_MPIE | MSTATUS_MPP), MSTATUS_MPIE);
+        assert_eq!(
+            c.mstatus() & (MSTATUS_MIE | MSTATUS_MPIE | MSTATUS_MPP),
+            MSTATUS_MPIE
+        );
         assert_eq!(c.leave_trap(), 0x8000_0010);
         assert_eq!(c.privilege, Priv::User);
-        assert_eq!(c.mstatus() & (MSTATUS_MIE | MSTATUS_MPIE | MSTATUS_MPP), MSTATUS_MIE | MSTATUS_MPIE);
+        assert_eq!(
+            c.mstatus() & (MSTATUS_MIE | MSTATUS_MPIE | MSTATUS_MPP),
+            MSTATUS_MIE | MSTATUS_MPIE
+        );
     }
 
     #[test]
@@ -318,8 +329,10 @@ mod tests {
 
     #[test]
     fn counter_writes_replace_the_increment() {
-        let mut c = Csrs::default();
-        c.instret = 0x1_0000_0005;
+        let mut c = Csrs {
+            instret: 0x1_0000_0005,
+            ..Default::default()
+        };
         c.write(0xb02, 100).unwrap();
         c.instret = c.instret.wrapping_add(1); // the writing instruction retires
         assert_eq!(c.instret, 0x1_0000_0064);

@@ -49,7 +49,12 @@ pub enum Exit {
     Halt,
     /// A trap was taken while the previous trap's handler had not yet retired an
     /// instruction: the handler cannot run (no handler installed, or it faults itself).
-    TrapLoop { first: Trap, first_pc: u32, second: Trap, second_pc: u32 },
+    TrapLoop {
+        first: Trap,
+        first_pc: u32,
+        second: Trap,
+        second_pc: u32,
+    },
 }
 
 pub struct Hart {
@@ -61,8 +66,9 @@ pub struct Hart {
     /// `minstret`, which the firmware may write.)
     pub steps: u64,
     decoded: DecodeCache,
-    /// The last trap taken, until an instruction retires.
-    unretired_trap: Option<(Trap, u32)>,
+    /// The last trap taken and the step it was taken at: a trap at the very next step means
+    /// the handler did not retire a single instruction.
+    last_trap: Option<(Trap, u32, u64)>,
 }
 
 impl Hart {
@@ -73,7 +79,7 @@ impl Hart {
             csr: Csrs::default(),
             steps: 0,
             decoded: DecodeCache::default(),
-            unretired_trap: None,
+            last_trap: None,
         }
     }
 
@@ -113,7 +119,6 @@ impl Hart {
                     self.pc = next;
                     self.csr.instret = self.csr.instret.wrapping_add(1);
                     self.csr.cycles = self.csr.cycles.wrapping_add(1);
-                    self.unretired_trap = None;
                     if O::ENABLED {
                         let rd_write = writes_rd(insn.op).then(|| (insn.rd, self.reg(insn.rd)));
                         obs.retired(pc, raw, rd_write.filter(|(rd, _)| *rd != 0));
@@ -124,12 +129,11 @@ impl Hart {
                         return exit;
                     }
                 }
-                Err(Event::Exit(exit)) => {
+                Err(Event::Stop(exit)) => {
                     // Semihosting calls and halting stores complete their instruction first.
                     self.pc = pc.wrapping_add(4);
                     self.csr.instret = self.csr.instret.wrapping_add(1);
                     self.csr.cycles = self.csr.cycles.wrapping_add(1);
-                    self.unretired_trap = None;
                     if O::ENABLED {
                         obs.retired(pc, raw, None);
                     }
@@ -148,10 +152,17 @@ impl Hart {
         if O::ENABLED {
             obs.trapped(pc, trap);
         }
-        if let Some((first, first_pc)) = self.unretired_trap {
-            return Some(Exit::TrapLoop { first, first_pc, second: trap, second_pc: pc });
+        if let Some((first, first_pc, step)) = self.last_trap {
+            if step + 1 == self.steps {
+                return Some(Exit::TrapLoop {
+                    first,
+                    first_pc,
+                    second: trap,
+                    second_pc: pc,
+                });
+            }
         }
-        self.unretired_trap = Some((trap, pc));
+        self.last_trap = Some((trap, pc, self.steps));
         self.csr.enter_trap(trap.cause as u32, pc, trap.tval);
         self.csr.cycles = self.csr.cycles.wrapping_add(1);
         self.pc = self.csr.trap_vector();
@@ -240,7 +251,7 @@ impl Hart {
             }
             Op::Ebreak => {
                 if self.is_semihosting_call(bus, pc) {
-                    return Err(Event::Exit(Exit::Semihost));
+                    return Err(Event::Stop(Exit::Semihost));
                 }
                 return Err(Event::Trap(Trap::new(Cause::Breakpoint, pc)));
             }
@@ -273,22 +284,38 @@ impl Hart {
 
     #[inline(always)]
     fn load<B: Bus>(&mut self, bus: &mut B, addr: u32, width: Width) -> Result<u32, Event> {
-        bus.load(addr, width).map_err(|f| Event::access_fault(Cause::LoadAccessFault, f))
+        bus.load(addr, width)
+            .map_err(|f| Event::access_fault(Cause::LoadAccessFault, f))
     }
 
     #[inline(always)]
-    fn store<B: Bus>(&mut self, bus: &mut B, addr: u32, width: Width, value: u32, next: u32) -> Result<u32, Event> {
-        bus.store(addr, width, value).map_err(|f| Event::access_fault(Cause::StoreAccessFault, f))?;
+    fn store<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        addr: u32,
+        width: Width,
+        value: u32,
+        next: u32,
+    ) -> Result<u32, Event> {
+        bus.store(addr, width, value)
+            .map_err(|f| Event::access_fault(Cause::StoreAccessFault, f))?;
         self.decoded.invalidate_range(addr, width.bytes());
         if bus.halt_requested() {
-            return Err(Event::Exit(Exit::Halt));
+            return Err(Event::Stop(Exit::Halt));
         }
         Ok(next)
     }
 
-    fn cache_block<B: Bus>(&mut self, bus: &mut B, op: CacheBlockOp, addr: u32, next: u32) -> Result<u32, Event> {
+    fn cache_block<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        op: CacheBlockOp,
+        addr: u32,
+        next: u32,
+    ) -> Result<u32, Event> {
         // Zicbom reports faults of cache-block operations as store/AMO faults.
-        bus.cache_block(op, addr).map_err(|f| Event::access_fault(Cause::StoreAccessFault, f))?;
+        bus.cache_block(op, addr)
+            .map_err(|f| Event::access_fault(Cause::StoreAccessFault, f))?;
         Ok(next)
     }
 
@@ -296,7 +323,11 @@ impl Hart {
     fn csr_op(&mut self, i: Insn, rs1: u32) -> Result<u32, csr::IllegalCsrAccess> {
         let csr = i.imm as u16;
         // Immediate forms take the 5-bit value in the rs1 field.
-        let src = if matches!(i.op, Op::Csrrwi | Op::Csrrsi | Op::Csrrci) { i.rs1 as u32 } else { rs1 };
+        let src = if matches!(i.op, Op::Csrrwi | Op::Csrrsi | Op::Csrrci) {
+            i.rs1 as u32
+        } else {
+            rs1
+        };
         match i.op {
             Op::Csrrw | Op::Csrrwi => {
                 // rd = x0 does not read (and cannot fault on a read).
@@ -308,7 +339,11 @@ impl Hart {
                 let old = self.csr.read(csr)?;
                 // rs1 = x0 / uimm = 0 does not write (so read-only CSRs may be read this way).
                 if i.rs1 != 0 {
-                    let new = if matches!(i.op, Op::Csrrs | Op::Csrrsi) { old | src } else { old & !src };
+                    let new = if matches!(i.op, Op::Csrrs | Op::Csrrsi) {
+                        old | src
+                    } else {
+                        old & !src
+                    };
                     self.csr.write(csr, new)?;
                 }
                 Ok(old)
@@ -319,7 +354,8 @@ impl Hart {
     fn is_semihosting_call<B: Bus>(&self, bus: &mut B, pc: u32) -> bool {
         // The sequence is only defined in uncompressed code, with the ebreak at 4-byte
         // alignment, which the fetch path guarantees.
-        bus.fetch(pc.wrapping_sub(4)) == Ok(SEMIHOST_PRE) && bus.fetch(pc.wrapping_add(4)) == Ok(SEMIHOST_POST)
+        bus.fetch(pc.wrapping_sub(4)) == Ok(SEMIHOST_PRE)
+            && bus.fetch(pc.wrapping_add(4)) == Ok(SEMIHOST_POST)
     }
 }
 
@@ -327,9 +363,25 @@ impl Hart {
 fn writes_rd(op: Op) -> bool {
     !matches!(
         op,
-        Op::Beq | Op::Bne | Op::Blt | Op::Bge | Op::Bltu | Op::Bgeu | Op::Sb | Op::Sh | Op::Sw
-            | Op::Fence | Op::FenceI | Op::Ecall | Op::Ebreak | Op::Mret | Op::Wfi
-            | Op::CboClean | Op::CboFlush | Op::CboInval | Op::Illegal
+        Op::Beq
+            | Op::Bne
+            | Op::Blt
+            | Op::Bge
+            | Op::Bltu
+            | Op::Bgeu
+            | Op::Sb
+            | Op::Sh
+            | Op::Sw
+            | Op::Fence
+            | Op::FenceI
+            | Op::Ecall
+            | Op::Ebreak
+            | Op::Mret
+            | Op::Wfi
+            | Op::CboClean
+            | Op::CboFlush
+            | Op::CboInval
+            | Op::Illegal
     )
 }
 
@@ -348,7 +400,9 @@ fn branch(taken: bool, pc: u32, offset: u32) -> Result<u32, Event> {
 /// What stops an instruction from completing normally.
 enum Event {
     Trap(Trap),
-    Exit(Exit),
+    /// The instruction completes, then the hart returns to its caller with this exit
+    /// (`Semihost` or `Halt`).
+    Stop(Exit),
 }
 
 impl Event {

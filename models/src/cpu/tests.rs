@@ -21,13 +21,23 @@ mod asm {
     }
     pub fn b(imm: i32, rs2: u32, rs1: u32, f3: u32) -> u32 {
         let imm = imm as u32;
-        (imm >> 12 & 1) << 31 | (imm >> 5 & 0x3f) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12
-            | (imm >> 1 & 0xf) << 8 | (imm >> 11 & 1) << 7 | 0x63
+        (imm >> 12 & 1) << 31
+            | (imm >> 5 & 0x3f) << 25
+            | rs2 << 20
+            | rs1 << 15
+            | f3 << 12
+            | (imm >> 1 & 0xf) << 8
+            | (imm >> 11 & 1) << 7
+            | 0x63
     }
     pub fn jal(rd: u32, imm: i32) -> u32 {
         let imm = imm as u32;
-        (imm >> 20 & 1) << 31 | (imm >> 1 & 0x3ff) << 21 | (imm >> 11 & 1) << 20
-            | (imm >> 12 & 0xff) << 12 | rd << 7 | 0x6f
+        (imm >> 20 & 1) << 31
+            | (imm >> 1 & 0x3ff) << 21
+            | (imm >> 11 & 1) << 20
+            | (imm >> 12 & 0xff) << 12
+            | rd << 7
+            | 0x6f
     }
     pub fn lui(rd: u32, imm20: u32) -> u32 {
         imm20 << 12 | rd << 7 | 0x37
@@ -80,20 +90,24 @@ fn r_op(f7: u32, f3: u32, a: u32, b: u32) -> u32 {
 fn base_integer_register_ops() {
     let cases: &[(u32, u32, u32, u32, u32)] = &[
         // (funct7, funct3, a, b, expected)
-        (0x00, 0, 0xffff_ffff, 1, 0),                   // add wraps
-        (0x20, 0, 0, 1, 0xffff_ffff),                   // sub wraps
-        (0x00, 1, 1, 35, 8),                            // sll uses rs2[4:0]
-        (0x00, 2, 0x8000_0000, 0, 1),                   // slt signed
-        (0x00, 3, 0x8000_0000, 0, 0),                   // sltu unsigned
+        (0x00, 0, 0xffff_ffff, 1, 0),                     // add wraps
+        (0x20, 0, 0, 1, 0xffff_ffff),                     // sub wraps
+        (0x00, 1, 1, 35, 8),                              // sll uses rs2[4:0]
+        (0x00, 2, 0x8000_0000, 0, 1),                     // slt signed
+        (0x00, 3, 0x8000_0000, 0, 0),                     // sltu unsigned
         (0x00, 4, 0xf0f0_f0f0, 0xff00_ff00, 0x0ff0_0ff0), // xor
-        (0x00, 5, 0x8000_0000, 31, 1),                  // srl
-        (0x20, 5, 0x8000_0000, 31, 0xffff_ffff),        // sra
-        (0x20, 5, 0x8000_0000, 32, 0x8000_0000),        // sra by 32 = by 0
+        (0x00, 5, 0x8000_0000, 31, 1),                    // srl
+        (0x20, 5, 0x8000_0000, 31, 0xffff_ffff),          // sra
+        (0x20, 5, 0x8000_0000, 32, 0x8000_0000),          // sra by 32 = by 0
         (0x00, 6, 0xf000_0000, 0x0000_000f, 0xf000_000f), // or
         (0x00, 7, 0xf0f0_f0f0, 0xff00_ff00, 0xf000_f000), // and
     ];
     for &(f7, f3, a, b, want) in cases {
-        assert_eq!(r_op(f7, f3, a, b), want, "funct7 {f7:#x} funct3 {f3} a {a:#x} b {b:#x}");
+        assert_eq!(
+            r_op(f7, f3, a, b),
+            want,
+            "funct7 {f7:#x} funct3 {f3} a {a:#x} b {b:#x}"
+        );
     }
 }
 
@@ -102,23 +116,23 @@ fn m_extension_corner_cases() {
     const MIN: u32 = 0x8000_0000;
     let cases: &[(u32, u32, u32, u32)] = &[
         // (funct3, a, b, expected)
-        (0, 0xffff_ffff, 0xffff_ffff, 1),            // mul -1 * -1
-        (1, 0xffff_ffff, 0xffff_ffff, 0),            // mulh -1 * -1 = 1 → high 0
-        (1, MIN, MIN, 0x4000_0000),                  // mulh MIN*MIN = 2^62
-        (1, MIN, 1, 0xffff_ffff),                    // mulh MIN*1 → high is -1
-        (2, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff),  // mulhsu -1 * (2^32-1) → high -1
-        (2, 1, 0xffff_ffff, 0),                      // mulhsu 1 * (2^32-1)
-        (3, 0xffff_ffff, 0xffff_ffff, 0xffff_fffe),  // mulhu
-        (4, 7, 0, 0xffff_ffff),                      // div by zero → -1
-        (4, MIN, 0xffff_ffff, MIN),                  // div overflow → MIN
-        (4, (-7i32) as u32, 2, (-3i32) as u32),      // div rounds toward zero
-        (5, 7, 0, 0xffff_ffff),                      // divu by zero → all ones
-        (5, 0xffff_ffff, 2, 0x7fff_ffff),            // divu
-        (6, 7, 0, 7),                                // rem by zero → dividend
-        (6, MIN, 0xffff_ffff, 0),                    // rem overflow → 0
-        (6, (-7i32) as u32, 2, (-1i32) as u32),      // rem sign follows dividend
-        (7, 7, 0, 7),                                // remu by zero → dividend
-        (7, 0xffff_ffff, 10, 5),                     // remu
+        (0, 0xffff_ffff, 0xffff_ffff, 1),           // mul -1 * -1
+        (1, 0xffff_ffff, 0xffff_ffff, 0),           // mulh -1 * -1 = 1 → high 0
+        (1, MIN, MIN, 0x4000_0000),                 // mulh MIN*MIN = 2^62
+        (1, MIN, 1, 0xffff_ffff),                   // mulh MIN*1 → high is -1
+        (2, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff), // mulhsu -1 * (2^32-1) → high -1
+        (2, 1, 0xffff_ffff, 0),                     // mulhsu 1 * (2^32-1)
+        (3, 0xffff_ffff, 0xffff_ffff, 0xffff_fffe), // mulhu
+        (4, 7, 0, 0xffff_ffff),                     // div by zero → -1
+        (4, MIN, 0xffff_ffff, MIN),                 // div overflow → MIN
+        (4, (-7i32) as u32, 2, (-3i32) as u32),     // div rounds toward zero
+        (5, 7, 0, 0xffff_ffff),                     // divu by zero → all ones
+        (5, 0xffff_ffff, 2, 0x7fff_ffff),           // divu
+        (6, 7, 0, 7),                               // rem by zero → dividend
+        (6, MIN, 0xffff_ffff, 0),                   // rem overflow → 0
+        (6, (-7i32) as u32, 2, (-1i32) as u32),     // rem sign follows dividend
+        (7, 7, 0, 7),                               // remu by zero → dividend
+        (7, 0xffff_ffff, 10, 5),                    // remu
     ];
     for &(f3, a, b, want) in cases {
         assert_eq!(r_op(1, f3, a, b), want, "M funct3 {f3} a {a:#x} b {b:#x}");
@@ -128,12 +142,12 @@ fn m_extension_corner_cases() {
 #[test]
 fn immediates_lui_auipc_and_x0() {
     let program = [
-        addi(10, 0, -1),                    // a0 = -1
-        i(-1, 10, 3, 11, 0x13),             // sltiu a1, a0, -1 → 0 (equal)
-        i(1, 10, 2, 12, 0x13),              // slti a2, a0, 1 → 1
-        lui(13, 0xfffff),                   // a3 = 0xfffff000
-        0x0000_0717 | (1 << 12),            // auipc a4, 1 → pc + 0x1000
-        addi(0, 0, 5),                      // writes to x0 vanish
+        addi(10, 0, -1),         // a0 = -1
+        i(-1, 10, 3, 11, 0x13),  // sltiu a1, a0, -1 → 0 (equal)
+        i(1, 10, 2, 12, 0x13),   // slti a2, a0, 1 → 1
+        lui(13, 0xfffff),        // a3 = 0xfffff000
+        0x0000_0717 | (1 << 12), // auipc a4, 1 → pc + 0x1000
+        addi(0, 0, 5),           // writes to x0 vanish
     ];
     let (hart, _) = run(&program, &[], 6);
     assert_eq!(hart.x[11], 0);
@@ -156,7 +170,8 @@ fn loads_sign_and_zero_extend_and_allow_misalignment() {
     ];
     let (mut hart, mut bus) = machine(&program);
     let data = BASE + 0x100;
-    bus.poke(data, &[0x11, 0x80, 0xff, 0x22, 0x33, 0, 0, 0, 0]).unwrap();
+    bus.poke(data, &[0x11, 0x80, 0xff, 0x22, 0x33, 0, 0, 0, 0])
+        .unwrap();
     hart.x[1] = data;
     hart.run(&mut bus, &mut (), 7);
     assert_eq!(hart.x[10], 0xffff_ff80);
@@ -173,16 +188,19 @@ fn loads_sign_and_zero_extend_and_allow_misalignment() {
 #[test]
 fn branches_and_jumps() {
     let program = [
-        b(8, 11, 10, 4),  // 0: blt a0, a1, +8 (-1 < 1: taken)
-        addi(5, 0, 1),    // 4: skipped
-        b(8, 11, 10, 6),  // 8: bltu a0, a1, +8 (0xffffffff < 1: not taken)
-        addi(6, 0, 1),    // 12: executed
-        jal(1, 8),        // 16: ra = 20, jump to 24
-        addi(7, 0, 1),    // 20: skipped
-        jalr(0, 1, 0),    // 24: jump back to 20 via ra
+        b(8, 11, 10, 4), // 0: blt a0, a1, +8 (-1 < 1: taken)
+        addi(5, 0, 1),   // 4: skipped
+        b(8, 11, 10, 6), // 8: bltu a0, a1, +8 (0xffffffff < 1: not taken)
+        addi(6, 0, 1),   // 12: executed
+        jal(1, 8),       // 16: ra = 20, jump to 24
+        addi(7, 0, 1),   // 20: skipped
+        jalr(0, 1, 0),   // 24: jump back to 20 via ra
     ];
     let (hart, _) = run(&program, &[(10, u32::MAX), (11, 1)], 6);
-    assert_eq!((hart.x[5], hart.x[6], hart.x[1], hart.x[7]), (0, 1, BASE + 20, 1));
+    assert_eq!(
+        (hart.x[5], hart.x[6], hart.x[1], hart.x[7]),
+        (0, 1, BASE + 20, 1)
+    );
     assert_eq!(hart.pc, BASE + 24);
 }
 
@@ -192,7 +210,10 @@ fn misaligned_jump_target_traps_on_the_jump() {
     hart.x[10] = BASE + 0x100;
     hart.csr.write(0x305, BASE + 0x40).unwrap();
     hart.run(&mut bus, &mut (), 1);
-    assert_eq!((hart.csr.mcause, hart.csr.mtval, hart.csr.mepc), (0, BASE + 0x102, BASE));
+    assert_eq!(
+        (hart.csr.mcause, hart.csr.mtval, hart.csr.mepc),
+        (0, BASE + 0x102, BASE)
+    );
     assert_eq!(hart.x[1], 0, "rd is not written when the jump traps");
     assert_eq!(hart.pc, BASE + 0x40);
 }
@@ -202,9 +223,15 @@ fn illegal_instruction_traps_with_the_word_in_mtval() {
     let (mut hart, mut bus) = machine(&[NOP, 0xffff_ffff]);
     hart.csr.write(0x305, BASE + 0x40).unwrap();
     hart.run(&mut bus, &mut (), 2);
-    assert_eq!((hart.csr.mcause, hart.csr.mtval, hart.csr.mepc), (2, 0xffff_ffff, BASE + 4));
+    assert_eq!(
+        (hart.csr.mcause, hart.csr.mtval, hart.csr.mepc),
+        (2, 0xffff_ffff, BASE + 4)
+    );
     assert_eq!(hart.pc, BASE + 0x40);
-    assert_eq!(hart.csr.instret, 1, "a trapping instruction does not retire");
+    assert_eq!(
+        hart.csr.instret, 1,
+        "a trapping instruction does not retire"
+    );
 }
 
 #[test]
@@ -248,7 +275,10 @@ fn user_mode_cannot_touch_machine_csrs_or_mret() {
 fn counters_count_retired_instructions() {
     let program = [NOP, NOP, csrrs(10, 0xb02, 0), csrrs(11, 0xc00, 0)];
     let (hart, _) = run(&program, &[], 4);
-    assert_eq!(hart.x[10], 2, "minstret reads the count before the reading instruction");
+    assert_eq!(
+        hart.x[10], 2,
+        "minstret reads the count before the reading instruction"
+    );
     assert_eq!(hart.x[11], 3);
     assert_eq!(hart.csr.instret, 4);
 }
@@ -271,12 +301,20 @@ fn a_trap_whose_handler_cannot_be_fetched_stops_the_hart() {
 
 #[test]
 fn load_and_store_faults_report_the_address() {
-    for (insn, cause) in [(i(0, 10, 2, 11, 0x03), 5), (s(0, 11, 10, 2), 7), (0x0005_200f, 7)] {
+    for (insn, cause) in [
+        (i(0, 10, 2, 11, 0x03), 5),
+        (s(0, 11, 10, 2), 7),
+        (0x0005_200f, 7),
+    ] {
         let (mut hart, mut bus) = machine(&[insn]);
         hart.x[10] = 0x9000_0004;
         hart.csr.write(0x305, BASE + 0x40).unwrap();
         hart.run(&mut bus, &mut (), 1);
-        assert_eq!((hart.csr.mcause, hart.csr.mtval), (cause, 0x9000_0004), "{insn:#x}");
+        assert_eq!(
+            (hart.csr.mcause, hart.csr.mtval),
+            (cause, 0x9000_0004),
+            "{insn:#x}"
+        );
     }
 }
 
