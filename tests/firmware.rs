@@ -1,4 +1,5 @@
-//! Every firmware test program in `firmware/tests/` runs under mxpsim and, as an independent
+//! Every firmware test program in `firmware/tests/` (and the benchmarks in `firmware/bench/`,
+//! which compute checksums over 10^8 instructions) runs under mxpsim and, as an independent
 //! oracle for the CPU, under QEMU: both must print exactly the program's `.expected` output on
 //! standard output and exit with the status its header declares (`expect-exit: N`).
 //!
@@ -28,8 +29,10 @@ fn header_value<'a>(source: &'a str, key: &str) -> Option<&'a str> {
         .find_map(|line| line.split_once(key).map(|(_, v)| v.trim()))
 }
 
-fn discover() -> Vec<Program> {
-    let dir = root().join("firmware/tests");
+/// The programs built from `firmware/DIR/*.{c,S}` into `firmware/bin/DIR/`.
+fn discover(dir: &str) -> Vec<Program> {
+    let bin = root().join("firmware/bin").join(dir);
+    let dir = root().join("firmware").join(dir);
     let mut sources: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("firmware/tests exists")
         .map(|e| e.expect("readable directory").path())
@@ -51,9 +54,7 @@ fn discover() -> Vec<Program> {
             let expected_stdout = std::fs::read(src.with_extension("expected"))
                 .unwrap_or_else(|e| panic!("{}: no .expected file: {e}", src.display()));
             Program {
-                elf: root()
-                    .join("firmware/bin/tests")
-                    .join(format!("{name}.elf")),
+                elf: bin.join(format!("{name}.elf")),
                 qemu_skip: header_value(&text, "qemu: skip").is_some(),
                 name,
                 expected_stdout,
@@ -96,7 +97,7 @@ fn check(p: &Program, runner: &str, output: std::process::Output) -> Result<(), 
 
 fn run_mxpsim(p: &Program) -> Result<(), Failed> {
     let output = Command::new(env!("CARGO_BIN_EXE_mxpsim"))
-        .args(["run", "--max-insns", "200000000"])
+        .args(["run", "--max-insns", "1000000000"])
         .arg(&p.elf)
         .output()?;
     check(p, "mxpsim", output)
@@ -125,7 +126,8 @@ fn main() {
     let args = Arguments::from_args();
     let skip_qemu = std::env::var_os("MXPSIM_SKIP_QEMU").is_some_and(|v| v == "1");
     let mut trials = Vec::new();
-    for p in discover().into_iter().map(std::sync::Arc::new) {
+    let programs = discover("tests").into_iter().chain(discover("bench"));
+    for p in programs.map(std::sync::Arc::new) {
         assert!(
             Path::new(&p.elf).exists(),
             "{} is missing: run scripts/build-firmware.sh",
