@@ -183,8 +183,10 @@ impl Event {
     }
 }
 
-/// Write-back granularity of the data cache.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// Write-back granularity of the data cache (also a machine-configuration value, hence
+/// the serde names `line` and `dirty-bytes`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum WriteBack {
     /// A write-back writes the whole line.
     Line,

@@ -10,6 +10,7 @@
 //! command line) and reports live in the `sim` crate.
 
 pub mod bus;
+pub mod cache;
 pub mod cpu;
 pub mod dram;
 pub mod system_bus;

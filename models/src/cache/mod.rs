@@ -1,0 +1,361 @@
+//! The write-back data cache. The data really lives here: DRAM holds only what has been
+//! written back, so a read through the uncached alias (or a DMA) sees stale bytes until the
+//! line is written back. That is what lets races corrupt data in the simulation as they do
+//! on the hardware.
+//!
+//! Parts, as in gem5's cache: [`config`] (parameters), tags and data (here), [`replacement`]
+//! (victim choice), miss handling (allocate/write back, here), [`stats`]. The cache moves
+//! bytes between itself and DRAM and reports how many in a [`Traffic`]; timing that traffic
+//! is the memory system's job.
+//!
+//! A small direct-mapped *front-end filter* of recently hit lines (as in r2vm) finds the
+//! slot of a hit without searching the set, which keeps hits cheap for any associativity.
+
+pub mod config;
+pub mod replacement;
+pub mod stats;
+
+use crate::dram::Dram;
+use config::{CacheConfig, WritePolicy};
+use mxpsim_detector::event::{CacheOp, WriteBack};
+use replacement::Replacement;
+use stats::CacheStats;
+
+/// Tag of an empty slot: line addresses are at least 16-byte aligned, so never odd.
+const INVALID: u32 = 1;
+const FILTER_ENTRIES: usize = 64;
+
+/// Bytes a cache operation moved to or from memory.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Traffic {
+    /// Bytes read from memory to fill a line.
+    pub fill: u32,
+    /// Bytes written back from dirty lines.
+    pub writeback: u32,
+    /// Bytes of a write-through store.
+    pub through: u32,
+}
+
+/// Per-slot dirty bytes: one bit per byte of a line of at most 256 bytes.
+type DirtyMask = [u64; 4];
+
+pub struct Cache {
+    line: u32,
+    line_shift: u32,
+    set_mask: u32,
+    ways: u32,
+    write: WritePolicy,
+    writeback_granularity: WriteBack,
+    /// Line address held by each slot (`set * ways + way`), or `INVALID`.
+    tags: Vec<u32>,
+    dirty: Vec<DirtyMask>,
+    data: Vec<u8>,
+    replacement: Replacement,
+    /// `(line address, slot)` of recently used lines, indexed by the line number's low bits.
+    filter: [(u32, u32); FILTER_ENTRIES],
+    pub stats: CacheStats,
+}
+
+impl Cache {
+    /// A cache for a validated configuration.
+    pub fn new(cfg: &CacheConfig) -> Self {
+        let sets = cfg.sets();
+        let slots = (sets * cfg.ways) as usize;
+        Cache {
+            line: cfg.line,
+            line_shift: cfg.line.trailing_zeros(),
+            set_mask: sets - 1,
+            ways: cfg.ways,
+            write: cfg.write,
+            writeback_granularity: cfg.writeback,
+            tags: vec![INVALID; slots],
+            dirty: vec![[0; 4]; slots],
+            data: vec![0; slots * cfg.line as usize],
+            replacement: Replacement::new(cfg.policy, sets, cfg.ways, cfg.seed),
+            filter: [(INVALID, 0); FILTER_ENTRIES],
+            stats: CacheStats::default(),
+        }
+    }
+
+    pub fn line_size(&self) -> u32 {
+        self.line
+    }
+
+    fn line_of(&self, addr: u32) -> u32 {
+        addr & !(self.line - 1)
+    }
+
+    fn set_of(&self, line: u32) -> u32 {
+        (line >> self.line_shift) & self.set_mask
+    }
+
+    fn filter_index(&self, line: u32) -> usize {
+        (line >> self.line_shift) as usize % FILTER_ENTRIES
+    }
+
+    fn data_offset(&self, slot: u32, addr: u32) -> usize {
+        (slot * self.line + (addr & (self.line - 1))) as usize
+    }
+
+    /// The slot holding `line`, if any; refreshes the filter.
+    #[inline]
+    fn lookup(&mut self, line: u32) -> Option<u32> {
+        let f = self.filter_index(line);
+        if self.filter[f].0 == line {
+            return Some(self.filter[f].1);
+        }
+        let first = self.set_of(line) * self.ways;
+        let slot = (first..first + self.ways).find(|&s| self.tags[s as usize] == line)?;
+        self.filter[f] = (line, slot);
+        Some(slot)
+    }
+
+    fn touch(&mut self, slot: u32) {
+        self.replacement
+            .touch(slot / self.ways, slot % self.ways, self.ways);
+    }
+
+    /// Loads `buf.len()` bytes at `addr`, all within one line.
+    pub fn read(&mut self, mem: &mut Dram, addr: u32, buf: &mut [u8]) -> Traffic {
+        debug_assert!(self.line_of(addr) == self.line_of(addr + buf.len() as u32 - 1));
+        self.stats.read_accesses += 1;
+        let line = self.line_of(addr);
+        let mut traffic = Traffic::default();
+        let slot = match self.lookup(line) {
+            Some(slot) => slot,
+            None => {
+                self.stats.read_misses += 1;
+                self.allocate(mem, line, &mut traffic)
+            }
+        };
+        self.touch(slot);
+        let off = self.data_offset(slot, addr);
+        buf.copy_from_slice(&self.data[off..off + buf.len()]);
+        traffic
+    }
+
+    /// Stores `data` at `addr`, all within one line.
+    pub fn write(&mut self, mem: &mut Dram, addr: u32, data: &[u8]) -> Traffic {
+        debug_assert!(self.line_of(addr) == self.line_of(addr + data.len() as u32 - 1));
+        self.stats.write_accesses += 1;
+        let line = self.line_of(addr);
+        let mut traffic = Traffic::default();
+        let slot = match (self.lookup(line), self.write) {
+            (Some(slot), _) => Some(slot),
+            (None, WritePolicy::Back) => {
+                self.stats.write_misses += 1;
+                Some(self.allocate(mem, line, &mut traffic))
+            }
+            (None, WritePolicy::Through) => {
+                self.stats.write_misses += 1;
+                None
+            }
+        };
+        if let Some(slot) = slot {
+            self.touch(slot);
+            let off = self.data_offset(slot, addr);
+            self.data[off..off + data.len()].copy_from_slice(data);
+            if self.write == WritePolicy::Back {
+                mark_dirty(
+                    &mut self.dirty[slot as usize],
+                    addr & (self.line - 1),
+                    data.len() as u32,
+                );
+            }
+        }
+        if self.write == WritePolicy::Through {
+            mem.write_bytes(addr, data)
+                .expect("the memory system only caches DRAM addresses");
+            traffic.through = data.len() as u32;
+            self.stats.bytes_written += data.len() as u64;
+        }
+        traffic
+    }
+
+    /// Makes room for `line` and fills it from memory.
+    fn allocate(&mut self, mem: &mut Dram, line: u32, traffic: &mut Traffic) -> u32 {
+        let set = self.set_of(line);
+        let first = set * self.ways;
+        let tags = &self.tags;
+        let way = self
+            .replacement
+            .victim(set, self.ways, |w| tags[(first + w) as usize] != INVALID);
+        let slot = first + way;
+        if self.tags[slot as usize] != INVALID {
+            self.stats.evictions += 1;
+            traffic.writeback += self.write_back(mem, slot);
+            self.forget(slot);
+        }
+        let off = self.data_offset(slot, line);
+        mem.read_bytes(line, &mut self.data[off..off + self.line as usize])
+            .expect("the memory system only caches DRAM addresses");
+        self.stats.bytes_read += self.line as u64;
+        traffic.fill += self.line;
+        self.tags[slot as usize] = line;
+        self.replacement.fill(set, way, self.ways);
+        let f = self.filter_index(line);
+        self.filter[f] = (line, slot);
+        slot
+    }
+
+    /// Writes a dirty slot back (whole line or dirty bytes) and marks it clean.
+    fn write_back(&mut self, mem: &mut Dram, slot: u32) -> u32 {
+        let mask = self.dirty[slot as usize];
+        if mask == [0; 4] {
+            return 0;
+        }
+        let line = self.tags[slot as usize];
+        let base = self.data_offset(slot, line);
+        let bytes = match self.writeback_granularity {
+            WriteBack::Line => {
+                mem.write_bytes(line, &self.data[base..base + self.line as usize])
+                    .expect("DRAM line");
+                self.line
+            }
+            WriteBack::DirtyBytes => {
+                let mut written = 0;
+                for (start, len) in dirty_runs(&mask, self.line) {
+                    let from = base + start as usize;
+                    mem.write_bytes(line + start, &self.data[from..from + len as usize])
+                        .expect("DRAM line");
+                    written += len;
+                }
+                written
+            }
+        };
+        self.dirty[slot as usize] = [0; 4];
+        self.stats.writebacks += 1;
+        self.stats.bytes_written += bytes as u64;
+        bytes
+    }
+
+    /// Empties a slot (its data is already written back or deliberately discarded).
+    fn forget(&mut self, slot: u32) {
+        let line = self.tags[slot as usize];
+        let f = self.filter_index(line);
+        if self.filter[f].0 == line {
+            self.filter[f].0 = INVALID;
+        }
+        self.tags[slot as usize] = INVALID;
+        self.dirty[slot as usize] = [0; 4];
+    }
+
+    fn maintain_slot(&mut self, mem: &mut Dram, op: CacheOp, slot: u32) -> u32 {
+        match op {
+            CacheOp::Clean => self.write_back(mem, slot),
+            CacheOp::Flush => {
+                let written = self.write_back(mem, slot);
+                self.forget(slot);
+                written
+            }
+            CacheOp::Inval => {
+                self.forget(slot);
+                0
+            }
+        }
+    }
+
+    /// `cbo.clean/flush/inval` of the line holding `addr`.
+    pub fn maintain(&mut self, mem: &mut Dram, op: CacheOp, addr: u32) -> Traffic {
+        self.stats.maintenance_ops += 1;
+        let writeback = match self.lookup(self.line_of(addr)) {
+            Some(slot) => self.maintain_slot(mem, op, slot),
+            None => 0,
+        };
+        Traffic {
+            writeback,
+            ..Traffic::default()
+        }
+    }
+
+    /// The whole-cache command: `op` on every valid line.
+    pub fn maintain_all(&mut self, mem: &mut Dram, op: CacheOp) -> Traffic {
+        self.stats.maintenance_ops += 1;
+        let mut writeback = 0;
+        for slot in 0..self.tags.len() as u32 {
+            if self.tags[slot as usize] != INVALID {
+                writeback += self.maintain_slot(mem, op, slot);
+            }
+        }
+        Traffic {
+            writeback,
+            ..Traffic::default()
+        }
+    }
+
+    /// The coherent view of `[addr, addr + buf.len())`: cached bytes where the line is
+    /// present, DRAM elsewhere. No side effects (for debuggers and semihosting).
+    pub fn peek(&self, mem: &Dram, addr: u32, buf: &mut [u8]) -> Option<()> {
+        mem.read_bytes(addr, buf).ok()?;
+        self.for_each_cached_chunk(addr, buf.len() as u32, |off, data_off, len| {
+            buf[off..off + len].copy_from_slice(&self.data[data_off..data_off + len]);
+        });
+        Some(())
+    }
+
+    /// Writes through to DRAM and into any cached copy, keeping dirtiness as it was (for
+    /// loaders, debuggers and semihosting).
+    pub fn poke(&mut self, mem: &mut Dram, addr: u32, data: &[u8]) -> Option<()> {
+        mem.write_bytes(addr, data).ok()?;
+        let mut chunks = Vec::new();
+        self.for_each_cached_chunk(addr, data.len() as u32, |off, data_off, len| {
+            chunks.push((off, data_off, len))
+        });
+        for (off, data_off, len) in chunks {
+            self.data[data_off..data_off + len].copy_from_slice(&data[off..off + len]);
+        }
+        Some(())
+    }
+
+    /// Calls `f(offset in the range, offset in the data array, length)` for each part of the
+    /// range held in a cached line.
+    fn for_each_cached_chunk(&self, addr: u32, len: u32, mut f: impl FnMut(usize, usize, usize)) {
+        let mut pos = 0;
+        while pos < len {
+            let a = addr + pos;
+            let line = self.line_of(a);
+            let chunk = (line + self.line - a).min(len - pos);
+            let first = self.set_of(line) * self.ways;
+            if let Some(slot) = (first..first + self.ways).find(|&s| self.tags[s as usize] == line)
+            {
+                f(pos as usize, self.data_offset(slot, a), chunk as usize);
+            }
+            pos += chunk;
+        }
+    }
+
+    /// True if the line holding `addr` is present (for tests and statistics).
+    pub fn contains(&self, addr: u32) -> bool {
+        let line = self.line_of(addr);
+        let first = self.set_of(line) * self.ways;
+        (first..first + self.ways).any(|s| self.tags[s as usize] == line)
+    }
+}
+
+fn mark_dirty(mask: &mut DirtyMask, offset: u32, len: u32) {
+    for bit in offset..offset + len {
+        mask[(bit / 64) as usize] |= 1 << (bit % 64);
+    }
+}
+
+/// The runs of consecutive dirty bytes, as `(offset, length)`.
+fn dirty_runs(mask: &DirtyMask, line: u32) -> Vec<(u32, u32)> {
+    let is_dirty = |b: u32| mask[(b / 64) as usize] >> (b % 64) & 1 != 0;
+    let mut runs = Vec::new();
+    let mut b = 0;
+    while b < line {
+        if is_dirty(b) {
+            let start = b;
+            while b < line && is_dirty(b) {
+                b += 1;
+            }
+            runs.push((start, b - start));
+        } else {
+            b += 1;
+        }
+    }
+    runs
+}
+
+#[cfg(test)]
+mod tests;
