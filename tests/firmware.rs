@@ -86,12 +86,7 @@ fn check(p: &Program, runner: &str, output: std::process::Output) -> Result<(), 
         Ok(())
     } else {
         let stderr = String::from_utf8_lossy(&output.stderr);
-        Err(format!(
-            "{runner} on {}: {}\n--- stderr\n{stderr}",
-            p.name,
-            problems.join("\n")
-        )
-        .into())
+        Err(format!("{runner} on {}: {}\n--- stderr\n{stderr}", p.name, problems.join("\n")).into())
     }
 }
 
@@ -105,19 +100,30 @@ fn run_mxpsim(p: &Program) -> Result<(), Failed> {
 
 fn run_qemu(p: &Program) -> Result<(), Failed> {
     let output = Command::new("timeout")
-        .args(["60", "qemu-system-riscv32", "-machine", "virt", "-bios", "none", "-nographic"])
+        .args([
+            "60",
+            "qemu-system-riscv32",
+            "-machine",
+            "virt",
+            "-bios",
+            "none",
+            "-nographic",
+        ])
         // Without a chardev QEMU writes the semihosting console to its stderr.
         .args(["-monitor", "none", "-serial", "none", "-chardev", "stdio,id=semihost"])
-        .args(["-semihosting-config", "enable=on,target=native,chardev=semihost", "-kernel"])
+        .args([
+            "-semihosting-config",
+            "enable=on,target=native,chardev=semihost",
+            "-kernel",
+        ])
         .arg(&p.elf)
         .stdin(std::process::Stdio::null())
         .output()
-        .map_err(|e| format!("cannot start qemu-system-riscv32 ({e}); install qemu-system-misc or set MXPSIM_SKIP_QEMU=1"))?;
+        .map_err(|e| {
+            format!("cannot start qemu-system-riscv32 ({e}); install qemu-system-misc or set MXPSIM_SKIP_QEMU=1")
+        })?;
     if output.status.code() == Some(127) {
-        return Err(
-            "qemu-system-riscv32 not found; install qemu-system-misc or set MXPSIM_SKIP_QEMU=1"
-                .into(),
-        );
+        return Err("qemu-system-riscv32 not found; install qemu-system-misc or set MXPSIM_SKIP_QEMU=1".into());
     }
     check(p, "qemu", output)
 }
@@ -135,13 +141,8 @@ fn main() {
         );
         let ignore_qemu = p.qemu_skip || skip_qemu;
         let (name, q) = (p.name.clone(), p.clone());
-        trials.push(Trial::test(format!("{name}::mxpsim"), move || {
-            run_mxpsim(&p)
-        }));
-        trials.push(
-            Trial::test(format!("{name}::qemu"), move || run_qemu(&q))
-                .with_ignored_flag(ignore_qemu),
-        );
+        trials.push(Trial::test(format!("{name}::mxpsim"), move || run_mxpsim(&p)));
+        trials.push(Trial::test(format!("{name}::qemu"), move || run_qemu(&q)).with_ignored_flag(ignore_qemu));
     }
     libtest_mimic::run(&args, trials).exit();
 }

@@ -1,9 +1,14 @@
 //! The memory interface of the hart.
 //!
 //! The hart never touches memory directly: every fetch, load, store and cache-block operation
-//! goes through [`Bus`], so caches, the uncached alias and devices can be put behind it without
+//! goes through [`Bus`], so the cache, the uncached alias and devices sit behind it without
 //! the CPU model knowing. Implementations are used through generics, so the compiler inlines
-//! the fast path (a DRAM hit) into the interpreter loop.
+//! the fast path into the interpreter loop.
+//!
+//! Data accesses carry an [`Access`] context (the PC, for the events the memory system
+//! reports, and the current cycle, for its timing) and return the cycles the hart stalls.
+
+pub use mxpsim_detector::event::CacheOp;
 
 /// Width of a data access in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,29 +40,29 @@ impl MemFault {
     }
 }
 
-/// The Zicbom cache-block operations (`cbo.clean`, `cbo.flush`, `cbo.inval`).
+/// Who is accessing memory, and when.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CacheBlockOp {
-    /// Write the block back if dirty; keep it valid.
-    Clean,
-    /// Write the block back if dirty, then invalidate it.
-    Flush,
-    /// Invalidate the block, discarding dirty data.
-    Inval,
+pub struct Access {
+    /// The instruction doing the access.
+    pub pc: u32,
+    /// The hart's cycle count when the access starts.
+    pub now: u64,
 }
 
 /// What the hart sees of memory.
 ///
-/// Loads return the value zero-extended to 32 bits; the hart sign-extends where the
-/// instruction asks for it. Misaligned accesses are allowed and behave like the sequence of
-/// byte accesses they cover.
+/// Loads return the value zero-extended to 32 bits and the stall in cycles; the hart
+/// sign-extends where the instruction asks for it. Misaligned accesses are allowed and
+/// behave like the sequence of byte accesses they cover.
 pub trait Bus {
     /// Fetches the 32-bit instruction word at `addr` (4-byte aligned; the hart checks).
+    /// Instruction fetch is ideal: no stall.
     fn fetch(&mut self, addr: u32) -> Result<u32, MemFault>;
-    fn load(&mut self, addr: u32, width: Width) -> Result<u32, MemFault>;
-    fn store(&mut self, addr: u32, width: Width, value: u32) -> Result<(), MemFault>;
-    /// Performs a cache-block operation on the block holding `addr`.
-    fn cache_block(&mut self, op: CacheBlockOp, addr: u32) -> Result<(), MemFault>;
+    fn load(&mut self, at: Access, addr: u32, width: Width) -> Result<(u32, u64), MemFault>;
+    /// Returns the stall in cycles.
+    fn store(&mut self, at: Access, addr: u32, width: Width, value: u32) -> Result<u64, MemFault>;
+    /// A Zicbom cache-block operation on the block holding `addr`; returns the stall.
+    fn cache_block(&mut self, at: Access, op: CacheOp, addr: u32) -> Result<u64, MemFault>;
 
     /// True once a store has asked the simulation to stop (the riscv-tests `tohost` write).
     /// The hart checks it after every store and returns to its caller when it is set.

@@ -51,17 +51,13 @@ impl Dram {
     }
 
     pub fn read_bytes(&self, addr: u32, buf: &mut [u8]) -> Result<(), MemFault> {
-        let off = self
-            .offset(addr, buf.len())
-            .ok_or(MemFault::Unmapped { addr })?;
+        let off = self.offset(addr, buf.len()).ok_or(MemFault::Unmapped { addr })?;
         buf.copy_from_slice(&self.bytes[off..off + buf.len()]);
         Ok(())
     }
 
     pub fn write_bytes(&mut self, addr: u32, data: &[u8]) -> Result<(), MemFault> {
-        let off = self
-            .offset(addr, data.len())
-            .ok_or(MemFault::Unmapped { addr })?;
+        let off = self.offset(addr, data.len()).ok_or(MemFault::Unmapped { addr })?;
         self.bytes[off..off + data.len()].copy_from_slice(data);
         Ok(())
     }
@@ -74,14 +70,10 @@ mod tests {
     #[test]
     fn reads_and_writes_little_endian_at_any_alignment() {
         let mut d = Dram::new(0x8000_0000, 16);
-        d.write::<4>(0x8000_0001, 0x1122_3344u32.to_le_bytes())
-            .unwrap();
+        d.write::<4>(0x8000_0001, 0x1122_3344u32.to_le_bytes()).unwrap();
         assert_eq!(d.read::<1>(0x8000_0001), Some([0x44]));
         assert_eq!(d.read::<2>(0x8000_0003), Some([0x22, 0x11]));
-        assert_eq!(
-            u32::from_le_bytes(d.read::<4>(0x8000_0001).unwrap()),
-            0x1122_3344
-        );
+        assert_eq!(u32::from_le_bytes(d.read::<4>(0x8000_0001).unwrap()), 0x1122_3344);
     }
 
     #[test]

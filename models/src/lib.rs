@@ -1,16 +1,20 @@
 //! The hardware of the simulated SoC, one module per part.
 //!
 //! * [`cpu`]: one in-order RV32IM hart (Zicsr, Zifencei, Zicbom), decoding with `raki` once per
-//!   instruction word and keeping the result in a decoded-instruction cache.
+//!   instruction word and keeping the result in a decoded-instruction cache; its timing model.
 //! * [`bus`]: the one interface through which the hart reaches memory and devices.
-//! * [`dram`]: main memory.
-//! * [`system_bus`]: the memory map that ties DRAM and the host-target interface together.
+//! * [`memory_system`]: the memory map behind that interface: the [`cache`] in front of
+//!   [`dram`], the uncached alias, system-control registers, [`axi`] timing with a
+//!   [`write_buffer`], and the [`events`] every access reports.
 //!
 //! Functional behaviour lives here; the run loop, the host side (semihosting, files, the
 //! command line) and reports live in the `sim` crate.
 
+pub mod axi;
 pub mod bus;
 pub mod cache;
 pub mod cpu;
 pub mod dram;
-pub mod system_bus;
+pub mod events;
+pub mod memory_system;
+pub mod write_buffer;

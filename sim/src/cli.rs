@@ -46,6 +46,59 @@ struct Cli {
 enum Command {
     /// Run a firmware ELF file until it exits.
     Run(RunArgs),
+    /// Show the machine configuration that `run` would use.
+    Config(ConfigArgs),
+}
+
+/// Options that define the machine (shared by `run` and `config`).
+#[derive(Args)]
+struct MachineArgs {
+    /// Machine description (TOML: [memory], [cache], [axi], [cpu]; see `mxpsim config
+    /// --dump` for every field and its default).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+
+    /// Cache overrides: `off`, or key=value pairs, e.g.
+    /// size=32K,line=64,ways=4,policy=lru,write=back,wb=line (keys: size, line, ways
+    /// (number or full), policy (lru, fifo, plru, random), write (back, through), wb (line,
+    /// byte), hit, wbuf, seed).
+    #[arg(long, value_name = "SPEC")]
+    cache: Option<String>,
+
+    /// DRAM size, e.g. 64M, 128M, 0x800000.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    dram_size: Option<u32>,
+}
+
+impl MachineArgs {
+    /// The effective configuration: defaults, then the file, then the overrides.
+    fn machine(&self) -> Result<MachineConfig, String> {
+        let mut config = match &self.config {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                MachineConfig::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?
+            }
+            None => MachineConfig::default(),
+        };
+        if let Some(spec) = &self.cache {
+            config.apply_cache_overrides(spec).map_err(|e| e.to_string())?;
+        }
+        if let Some(size) = self.dram_size {
+            config.memory.dram_size = size;
+        }
+        config.validate().map_err(|e| e.to_string())?;
+        Ok(config)
+    }
+}
+
+#[derive(Args)]
+struct ConfigArgs {
+    /// Print the effective machine as a TOML file (usable with --config).
+    #[arg(long, required = true)]
+    dump: bool,
+
+    #[command(flatten)]
+    machine: MachineArgs,
 }
 
 #[derive(Args)]
@@ -66,13 +119,16 @@ struct RunArgs {
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
 
-    /// Print run statistics (instructions, cycles) on standard error at the end.
+    /// Print run statistics (instructions, cycles, cache) on standard error at the end.
     #[arg(long)]
     stats: bool,
 
-    /// DRAM size, e.g. 64M, 128M, 0x800000.
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
-    dram_size: Option<u32>,
+    /// Write the run statistics as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    stats_json: Option<PathBuf>,
+
+    #[command(flatten)]
+    machine: MachineArgs,
 }
 
 /// Parses the command line, runs it, and returns the process's exit status.
@@ -81,6 +137,13 @@ pub fn main() -> ExitCode {
     init_logging(cli.verbose);
     let status = match cli.command {
         Command::Run(args) => run(args),
+        Command::Config(args) => match args.machine.machine() {
+            Ok(config) => {
+                print!("{}", config.to_toml());
+                0
+            }
+            Err(e) => fail(Failure::InvalidConfig, e),
+        },
     };
     ExitCode::from(status)
 }
@@ -108,13 +171,10 @@ fn fail(failure: Failure, message: impl std::fmt::Display) -> u8 {
 }
 
 fn run(args: RunArgs) -> u8 {
-    let mut config = MachineConfig::default();
-    if let Some(size) = args.dram_size {
-        config.dram_size = size;
-    }
-    if let Err(e) = config.validate() {
-        return fail(Failure::InvalidConfig, e);
-    }
+    let config = match args.machine.machine() {
+        Ok(config) => config,
+        Err(e) => return fail(Failure::InvalidConfig, e),
+    };
     let path = args.firmware.display().to_string();
     let image = match elf::load(&args.firmware) {
         Ok(image) => image,
@@ -130,7 +190,7 @@ fn run(args: RunArgs) -> u8 {
         cmdline,
         config.clock_hz,
     );
-    let mut machine = match Machine::new(&config, image, host) {
+    let mut machine = match Machine::new(&config, image, host, ()) {
         Ok(m) => m,
         Err(e) => return fail(Failure::OutsideMemory, format_args!("{path}: {e}")),
     };
@@ -150,19 +210,21 @@ fn run(args: RunArgs) -> u8 {
             let mut tracer = Tracer::new(BufWriter::new(file));
             let outcome = machine.run(&mut tracer, args.max_insns);
             if let Err(e) = tracer.finish() {
-                return fail(
-                    Failure::HostIo,
-                    format_args!("writing {}: {e}", trace_path.display()),
-                );
+                return fail(Failure::HostIo, format_args!("writing {}: {e}", trace_path.display()));
             }
             outcome
         }
     };
 
+    let stats = machine.stats();
     if args.stats {
-        let csr = &machine.hart.csr;
-        eprintln!("mxpsim: instructions retired: {}", csr.instret);
-        eprintln!("mxpsim: cycles: {}", csr.cycles);
+        eprintln!("{stats}");
+    }
+    if let Some(path) = &args.stats_json {
+        let json = serde_json::to_string_pretty(&stats).expect("statistics are plain data");
+        if let Err(e) = std::fs::write(path, json + "\n") {
+            return fail(Failure::HostIo, format_args!("writing {}: {e}", path.display()));
+        }
     }
     report(&machine, outcome)
 }
@@ -180,9 +242,18 @@ fn report(machine: &Machine, outcome: Outcome) -> u8 {
         }
         Outcome::InsnLimit { limit, pc } => fail(
             Failure::InsnLimit,
-            format_args!("instruction limit reached: {limit} instructions executed, the firmware has not exited (pc {})", at(pc)),
+            format_args!(
+                "instruction limit reached: {limit} instructions executed, the firmware has not exited (pc {})",
+                at(pc)
+            ),
         ),
-        Outcome::TrapLoop { first, first_pc, second, second_pc, mtvec } => {
+        Outcome::TrapLoop {
+            first,
+            first_pc,
+            second,
+            second_pc,
+            mtvec,
+        } => {
             // An illegal instruction may be a well-formed one used where it is not allowed
             // (a CSR from U-mode, say): then its text helps.
             let text = disassemble(first.tval);

@@ -1,33 +1,73 @@
-//! The machine's configuration: what is built, before anything runs.
+//! The machine's configuration: a TOML file (every field optional; defaults below), then
+//! command-line overrides, then validation that names the offending field.
+//!
+//! ```toml
+//! clock_hz = 100000000
+//! [memory]
+//! dram_base = 0x80000000
+//! dram_size = 0x4000000
+//! uncached_alias = 0xc0000000
+//! sysctl = 0x40000000
+//! [cache]
+//! enabled = true
+//! size = 16384
+//! line = 32
+//! ways = 4
+//! policy = "lru"          # lru | fifo | plru | random
+//! write = "back"          # back (write-allocate) | through (no write-allocate)
+//! writeback = "line"      # line | dirty-bytes
+//! hit_latency = 1
+//! write_buffer = 4
+//! seed = 1
+//! [axi]
+//! read_latency = 20
+//! write_latency = 20
+//! data_width = 4
+//! max_burst = 16
+//! [cpu]
+//! taken_branch = 2
+//! jump = 2
+//! mul = 2
+//! div = 32
+//! ```
 
+use mxpsim_detector::event::WriteBack;
+use mxpsim_models::axi::AxiConfig;
+use mxpsim_models::cache::config::{CacheConfig, Policy, WritePolicy};
+use mxpsim_models::cpu::timing::CpuTiming;
+use mxpsim_models::memory_system::MemoryMap;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// The simulated machine. Defaults match what the firmware in `firmware/` is linked for.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The simulated machine.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct MachineConfig {
-    /// Where DRAM starts (QEMU `virt`, Spike and riscv-tests all expect `0x8000_0000`).
-    pub dram_base: u32,
-    /// DRAM size in bytes.
-    pub dram_size: u32,
     /// The CPU clock: converts cycles to the seconds the firmware sees through semihosting
     /// (`SYS_CLOCK`, `SYS_TIME`, `SYS_TICKFREQ`).
     pub clock_hz: u32,
+    pub memory: MemoryMap,
+    pub cache: CacheConfig,
+    pub axi: AxiConfig,
+    pub cpu: CpuTiming,
 }
 
 impl Default for MachineConfig {
     fn default() -> Self {
         MachineConfig {
-            dram_base: 0x8000_0000,
-            dram_size: 64 << 20,
             clock_hz: 100_000_000,
+            memory: MemoryMap::default(),
+            cache: CacheConfig::default(),
+            axi: AxiConfig::default(),
+            cpu: CpuTiming::default(),
         }
     }
 }
 
-/// An invalid configuration value, naming the field.
+/// An invalid configuration, naming the field (`cache.line`, `memory.sysctl`, …).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConfigError {
-    pub field: &'static str,
+    pub field: String,
     pub reason: String,
 }
 
@@ -39,34 +79,135 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
+fn error(field: impl Into<String>, reason: impl Into<String>) -> ConfigError {
+    ConfigError {
+        field: field.into(),
+        reason: reason.into(),
+    }
+}
+
 impl MachineConfig {
+    /// Parses a TOML machine file (missing fields keep their defaults).
+    pub fn from_toml(text: &str) -> Result<Self, ConfigError> {
+        toml::from_str(text).map_err(|e| {
+            let reason = e.message().to_string();
+            let field = e.span().map_or_else(String::new, |span| field_at(text, span.start));
+            error(field, reason)
+        })
+    }
+
+    /// The configuration as a TOML machine file (addresses and sizes of the memory map in
+    /// hexadecimal, as they are usually written).
+    pub fn to_toml(&self) -> String {
+        let text = toml::to_string(self).expect("the configuration is plain data");
+        let mut in_memory = false;
+        let mut out = String::with_capacity(text.len());
+        for line in text.lines() {
+            if line.starts_with('[') {
+                in_memory = line == "[memory]";
+            }
+            match line.split_once(" = ").map(|(k, v)| (k, v.parse::<u32>())) {
+                Some((key, Ok(value))) if in_memory => out.push_str(&format!("{key} = {value:#x}")),
+                _ => out.push_str(line),
+            }
+            out.push('\n');
+        }
+        out
+    }
+
     pub fn validate(&self) -> Result<(), ConfigError> {
-        let err = |field, reason: String| Err(ConfigError { field, reason });
-        if self.dram_size == 0 || self.dram_size % 4096 != 0 {
-            return err(
-                "dram_size",
-                format!("{} is not a positive multiple of 4 KiB", self.dram_size),
-            );
-        }
-        if self.dram_base % 4096 != 0 {
-            return err(
-                "dram_base",
-                format!("{:#x} is not 4 KiB aligned", self.dram_base),
-            );
-        }
-        if self.dram_base as u64 + self.dram_size as u64 > 1 << 32 {
-            return err(
-                "dram_size",
-                format!(
-                    "{:#x} bytes at {:#x} run past the end of the 32-bit address space",
-                    self.dram_size, self.dram_base
-                ),
-            );
-        }
         if self.clock_hz == 0 {
-            return err("clock_hz", "must be positive".into());
+            return Err(error("clock_hz", "must be positive"));
+        }
+        self.memory
+            .validate()
+            .map_err(|e| error(format!("memory.{}", e.field), e.reason))?;
+        self.cache
+            .validate()
+            .map_err(|e| error(format!("cache.{}", e.field), e.reason))?;
+        self.axi
+            .validate()
+            .map_err(|e| error(format!("axi.{}", e.field), e.reason))?;
+        Ok(())
+    }
+
+    /// Applies `--cache` overrides: `off`, `on`, or comma-separated `key=value` pairs with
+    /// keys `size`, `line`, `ways` (a number or `full`), `policy` (lru, fifo, plru, random),
+    /// `write` (back, through), `wb` (line, byte), `hit` (hit latency), `wbuf` (write-buffer
+    /// entries), `seed`. Example: `size=32K,line=64,ways=4,policy=lru,write=back,wb=line`.
+    pub fn apply_cache_overrides(&mut self, spec: &str) -> Result<(), ConfigError> {
+        let c = &mut self.cache;
+        let mut full_ways = false;
+        for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (key, value) = match item {
+                "off" => ("enabled", "false"),
+                "on" => ("enabled", "true"),
+                _ => item
+                    .split_once('=')
+                    .ok_or_else(|| error("--cache", format!("'{item}' is not key=value")))?,
+            };
+            let bad = |what: &str| error(format!("cache.{key}"), format!("'{value}' is not {what}"));
+            let number = || parse_size(value).map_err(|e| error(format!("cache.{key}"), e));
+            match key {
+                "enabled" => c.enabled = value == "true",
+                "size" => c.size = number()?,
+                "line" => c.line = number()?,
+                "ways" if value == "full" => full_ways = true,
+                "ways" => c.ways = number()?,
+                "policy" => {
+                    c.policy = match value {
+                        "lru" => Policy::Lru,
+                        "fifo" => Policy::Fifo,
+                        "plru" => Policy::Plru,
+                        "random" => Policy::Random,
+                        _ => return Err(bad("a policy (lru, fifo, plru, random)")),
+                    }
+                }
+                "write" => {
+                    c.write = match value {
+                        "back" => WritePolicy::Back,
+                        "through" => WritePolicy::Through,
+                        _ => return Err(bad("a write policy (back, through)")),
+                    }
+                }
+                "wb" => {
+                    c.writeback = match value {
+                        "line" => WriteBack::Line,
+                        "byte" | "dirty-bytes" => WriteBack::DirtyBytes,
+                        _ => return Err(bad("a write-back granularity (line, byte)")),
+                    }
+                }
+                "hit" => c.hit_latency = number()?,
+                "wbuf" => c.write_buffer = number()?,
+                "seed" => c.seed = value.parse().map_err(|_| bad("a number"))?,
+                _ => {
+                    return Err(error(
+                        "--cache",
+                        format!("unknown key '{key}' (size, line, ways, policy, write, wb, hit, wbuf, seed, off)"),
+                    ))
+                }
+            }
+        }
+        if full_ways && c.line > 0 {
+            c.ways = c.size / c.line;
         }
         Ok(())
+    }
+}
+
+/// The dotted name of the TOML key at byte `offset`, for error messages.
+fn field_at(text: &str, offset: usize) -> String {
+    let before = &text[..offset.min(text.len())];
+    let table = before
+        .lines()
+        .rev()
+        .find_map(|l| l.trim().strip_prefix('[').and_then(|t| t.strip_suffix(']')))
+        .map(str::trim);
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let key = text[line_start..].split('=').next().unwrap_or("").trim();
+    match table {
+        Some(t) if !key.starts_with('[') => format!("{t}.{key}"),
+        _ => key.trim_matches(['[', ']']).to_string(),
     }
 }
 
@@ -86,18 +227,13 @@ pub fn parse_size(text: &str) -> Result<u32, String> {
             (lower[..end].parse::<u64>(), &lower[end..])
         }
     };
-    let value =
-        value.map_err(|_| format!("'{t}' is not a size (examples: 65536, 0x10000, 64K, 32M)"))?;
+    let value = value.map_err(|_| format!("'{t}' is not a size (examples: 65536, 0x10000, 64K, 32M)"))?;
     let scale: u64 = match suffix {
         "" | "b" => 1,
         "k" | "kb" | "kib" => 1 << 10,
         "m" | "mb" | "mib" => 1 << 20,
         "g" | "gb" | "gib" => 1 << 30,
-        _ => {
-            return Err(format!(
-                "'{t}' has an unknown unit '{suffix}' (use K, M or G)"
-            ))
-        }
+        _ => return Err(format!("'{t}' has an unknown unit '{suffix}' (use K, M or G)")),
     };
     value
         .checked_mul(scale)
@@ -121,21 +257,57 @@ mod tests {
     }
 
     #[test]
-    fn validation_names_the_field() {
-        let bad = MachineConfig {
-            dram_size: 1000,
-            ..Default::default()
-        };
-        assert_eq!(bad.validate().unwrap_err().field, "dram_size");
-        let past_end = MachineConfig {
-            dram_size: 0x8000_1000,
-            ..Default::default()
-        };
-        assert!(past_end
+    fn defaults_are_valid_and_round_trip_through_toml() {
+        let c = MachineConfig::default();
+        assert_eq!(c.validate(), Ok(()));
+        assert_eq!(MachineConfig::from_toml(&c.to_toml()), Ok(c.clone()));
+        assert!(c.to_toml().contains("dram_base = 0x80000000\n"), "{}", c.to_toml());
+    }
+
+    #[test]
+    fn toml_files_override_only_what_they_name() {
+        let c = MachineConfig::from_toml("[cache]\nline = 64\nwriteback = \"dirty-bytes\"\n[axi]\nread_latency = 50\n")
+            .unwrap();
+        assert_eq!(
+            (c.cache.line, c.cache.writeback, c.axi.read_latency),
+            (64, WriteBack::DirtyBytes, 50)
+        );
+        assert_eq!(c.cache.size, CacheConfig::default().size);
+    }
+
+    #[test]
+    fn toml_errors_name_the_field() {
+        let e = MachineConfig::from_toml("[cache]\npolicy = \"mru\"\n").unwrap_err();
+        assert_eq!(e.field, "cache.policy");
+        let e = MachineConfig::from_toml("[cache]\nlines = 64\n").unwrap_err();
+        assert!(e.reason.contains("unknown field"), "{e}");
+        let e = MachineConfig::from_toml("[memory]\nuncached_alias = 0x80000000\n")
+            .unwrap()
             .validate()
-            .unwrap_err()
-            .reason
-            .contains("past the end"));
-        assert!(MachineConfig::default().validate().is_ok());
+            .unwrap_err();
+        assert_eq!(e.field, "memory.uncached_alias");
+    }
+
+    #[test]
+    fn cache_overrides() {
+        let mut c = MachineConfig::default();
+        c.apply_cache_overrides("size=32K,line=64,ways=4,policy=plru,write=through,wb=byte,hit=2,wbuf=8,seed=9")
+            .unwrap();
+        let k = &c.cache;
+        assert_eq!((k.size, k.line, k.ways, k.policy), (32 << 10, 64, 4, Policy::Plru));
+        assert_eq!(
+            (k.write, k.writeback, k.hit_latency, k.write_buffer, k.seed),
+            (WritePolicy::Through, WriteBack::DirtyBytes, 2, 8, 9)
+        );
+        c.apply_cache_overrides("ways=full").unwrap();
+        assert_eq!(c.cache.ways, 512);
+        c.apply_cache_overrides("off").unwrap();
+        assert!(!c.cache.enabled);
+        assert_eq!(c.apply_cache_overrides("policy=mru").unwrap_err().field, "cache.policy");
+        assert_eq!(c.apply_cache_overrides("colour=red").unwrap_err().field, "--cache");
+        assert_eq!(c.apply_cache_overrides("line").unwrap_err().field, "--cache");
+        let mut c = MachineConfig::default();
+        c.apply_cache_overrides("line=48").unwrap();
+        assert_eq!(c.validate().unwrap_err().field, "cache.line");
     }
 }

@@ -54,9 +54,9 @@ impl ElfError {
             ElfError::NotElf | ElfError::Malformed(_) => Failure::NotElf,
             ElfError::Elf64 => Failure::Elf64,
             ElfError::BigEndian => Failure::BigEndian,
-            ElfError::WrongMachine(_)
-            | ElfError::NotExecutable(_)
-            | ElfError::UnsupportedFlags(_) => Failure::WrongMachine,
+            ElfError::WrongMachine(_) | ElfError::NotExecutable(_) | ElfError::UnsupportedFlags(_) => {
+                Failure::WrongMachine
+            }
             ElfError::NoLoadableSegment => Failure::NoLoadableSegment,
         }
     }
@@ -68,10 +68,7 @@ impl fmt::Display for ElfError {
             ElfError::Unreadable(e) => write!(f, "cannot read the file: {e}"),
             ElfError::NotElf => write!(f, "not an ELF file (no ELF magic number)"),
             ElfError::Malformed(e) => write!(f, "malformed ELF file: {e}"),
-            ElfError::Elf64 => write!(
-                f,
-                "64-bit ELF file; mxpsim runs 32-bit RISC-V (RV32IM) firmware"
-            ),
+            ElfError::Elf64 => write!(f, "64-bit ELF file; mxpsim runs 32-bit RISC-V (RV32IM) firmware"),
             ElfError::BigEndian => {
                 write!(f, "big-endian ELF file; RISC-V firmware is little-endian")
             }
@@ -81,10 +78,7 @@ impl fmt::Display for ElfError {
                 "ELF file of type {} is not an executable; link it first",
                 goblin::elf::header::et_to_str(*t)
             ),
-            ElfError::UnsupportedFlags(what) => write!(
-                f,
-                "ELF file needs {what}; mxpsim implements RV32IM, ABI ilp32"
-            ),
+            ElfError::UnsupportedFlags(what) => write!(f, "ELF file needs {what}; mxpsim implements RV32IM, ABI ilp32"),
             ElfError::NoLoadableSegment => write!(f, "ELF file has no loadable (PT_LOAD) segment"),
         }
     }
@@ -141,8 +135,7 @@ pub fn parse(bytes: &[u8]) -> Result<Image, ElfError> {
         .iter()
         .filter(|ph| ph.p_type == PT_LOAD && ph.p_memsz > 0)
     {
-        let malformed =
-            |what: &str| ElfError::Malformed(format!("segment at {:#x}: {what}", ph.p_paddr));
+        let malformed = |what: &str| ElfError::Malformed(format!("segment at {:#x}: {what}", ph.p_paddr));
         if ph.p_filesz > ph.p_memsz {
             return Err(malformed("file size exceeds memory size"));
         }
@@ -263,10 +256,7 @@ mod tests {
             ElfError::NoLoadableSegment
         );
         let truncated = elf32(EM_RISCV, ET_EXEC, 0, true);
-        assert!(matches!(
-            parse(&truncated[..60]),
-            Err(ElfError::Malformed(_))
-        ));
+        assert!(matches!(parse(&truncated[..60]), Err(ElfError::Malformed(_))));
     }
 
     #[test]

@@ -6,9 +6,11 @@ use crate::elf::Image;
 use crate::semihost::{self, Semihost};
 use crate::symbols::Symbols;
 use mxpsim_models::bus::Bus;
+use mxpsim_models::cache::stats::CacheStats;
 use mxpsim_models::cpu::{Exit, Hart, Observer, Trap};
-use mxpsim_models::dram::Dram;
-use mxpsim_models::system_bus::SystemBus;
+use mxpsim_models::events::EventSink;
+use mxpsim_models::memory_system::MemorySystem;
+use serde::Serialize;
 use std::fmt;
 
 /// A firmware image that does not fit the machine.
@@ -55,34 +57,51 @@ pub enum Outcome {
     },
 }
 
-pub struct Machine {
+/// What a run did, for `--stats` and `--stats-json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RunStats {
+    pub instructions: u64,
+    pub cycles: u64,
+    /// `None` without a cache model.
+    pub cache: Option<CacheStats>,
+}
+
+impl fmt::Display for RunStats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{:<20} {}", "Instructions", self.instructions)?;
+        write!(f, "{:<20} {}", "Cycles", self.cycles)?;
+        if let Some(cache) = &self.cache {
+            write!(f, "\n{cache}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The machine, reporting its memory-interface events to `S` (`()`: nowhere, at no cost).
+pub struct Machine<S: EventSink = ()> {
     pub hart: Hart,
-    pub bus: SystemBus,
+    pub bus: MemorySystem<S>,
     pub symbols: Symbols,
     host: Semihost,
 }
 
-impl Machine {
+impl<S: EventSink> Machine<S> {
     /// Builds the machine of `config` (already validated) and places `image` in it.
-    pub fn new(
-        config: &MachineConfig,
-        image: Image,
-        host: Semihost,
-    ) -> Result<Self, OutsideMemory> {
-        let mut bus = SystemBus::new(Dram::new(config.dram_base, config.dram_size));
+    pub fn new(config: &MachineConfig, image: Image, host: Semihost, sink: S) -> Result<Self, OutsideMemory> {
+        let map = &config.memory;
+        let mut bus = MemorySystem::new(map.clone(), &config.cache, config.axi.clone(), sink);
         let outside = |what, addr, size| OutsideMemory {
             what,
             addr,
             size,
-            dram_base: config.dram_base,
-            dram_size: config.dram_size,
+            dram_base: map.dram_base,
+            dram_size: map.dram_size,
         };
         for seg in &image.segments {
             if !bus.dram().contains(seg.addr, seg.mem_size) {
                 return Err(outside("segment", seg.addr, seg.mem_size));
             }
-            bus.poke(seg.addr, &seg.data)
-                .expect("segment range checked");
+            bus.poke(seg.addr, &seg.data).expect("segment range checked");
         }
         if !bus.dram().contains(image.entry, 4) {
             return Err(outside("entry point", image.entry, 4));
@@ -93,7 +112,7 @@ impl Machine {
             }
         }
         Ok(Machine {
-            hart: Hart::new(image.entry),
+            hart: Hart::new(image.entry, &config.cpu),
             bus,
             symbols: image.symbols,
             host,
@@ -117,15 +136,13 @@ impl Machine {
                 Exit::Budget => continue,
                 Exit::Semihost => {
                     let (op, arg) = (self.hart.x[10], self.hart.x[11]);
-                    match self.host.call(&mut self.bus, op, arg, self.hart.csr.cycles) {
+                    match self.host.call(&mut self.bus, op, arg, self.hart.now) {
                         semihost::Outcome::Return(value) => self.hart.x[10] = value,
                         semihost::Outcome::Exit(status) => break Outcome::Exited(status),
                     }
                 }
                 Exit::Halt => {
-                    break Outcome::ToHost(
-                        self.bus.tohost_value().expect("halt comes from tohost"),
-                    );
+                    break Outcome::ToHost(self.bus.tohost_value().expect("halt comes from tohost"));
                 }
                 Exit::TrapLoop {
                     first,
@@ -148,5 +165,13 @@ impl Machine {
         // in the caller's own writes, so it is not fatal here.
         let _ = self.host.flush();
         outcome
+    }
+
+    pub fn stats(&self) -> RunStats {
+        RunStats {
+            instructions: self.hart.csr.instret,
+            cycles: self.hart.now,
+            cache: self.bus.cache().map(|c| c.stats.clone()),
+        }
     }
 }

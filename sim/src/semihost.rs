@@ -83,12 +83,7 @@ pub struct Semihost {
 }
 
 impl Semihost {
-    pub fn new(
-        stdout: Box<dyn Write>,
-        stderr: Box<dyn Write>,
-        cmdline: String,
-        clock_hz: u32,
-    ) -> Self {
+    pub fn new(stdout: Box<dyn Write>, stderr: Box<dyn Write>, cmdline: String, clock_hz: u32) -> Self {
         Semihost {
             stdout,
             stderr,
@@ -116,13 +111,7 @@ impl Semihost {
         self.stderr.flush()
     }
 
-    fn dispatch<B: Bus>(
-        &mut self,
-        bus: &mut B,
-        op: u32,
-        arg: u32,
-        cycles: u64,
-    ) -> Result<Outcome, u32> {
+    fn dispatch<B: Bus>(&mut self, bus: &mut B, op: u32, arg: u32, cycles: u64) -> Result<Outcome, u32> {
         let ret = |v: u32| Ok(Outcome::Return(v));
         match op {
             op::OPEN => {
@@ -134,7 +123,9 @@ impl Semihost {
                     (":tt", 8..=11) => File::Stderr,
                     (FEATURES_FILE, 0..=3) => File::Features { pos: 0 },
                     _ => {
-                        tracing::warn!("firmware tried to open host file '{name}'; mxpsim gives firmware no host files");
+                        tracing::warn!(
+                            "firmware tried to open host file '{name}'; mxpsim gives firmware no host files"
+                        );
                         return Err(errno::ENOENT);
                     }
                 };
@@ -171,9 +162,7 @@ impl Semihost {
                         let rest = FEATURES.get(pos as usize..).unwrap_or_default();
                         let n = rest.len().min(len as usize);
                         bus.poke(buf, &rest[..n]).map_err(|_| errno::EFAULT)?;
-                        *self.file_slot(handle)? = Some(File::Features {
-                            pos: pos + n as u32,
-                        });
+                        *self.file_slot(handle)? = Some(File::Features { pos: pos + n as u32 });
                         ret(len - n as u32)
                     }
                     File::Stdout | File::Stderr => Err(errno::EBADF),
@@ -186,10 +175,7 @@ impl Semihost {
             }
             op::ISTTY => {
                 let [handle] = words(bus, arg)?;
-                ret(matches!(
-                    self.file(handle)?,
-                    File::Stdin | File::Stdout | File::Stderr
-                ) as u32)
+                ret(matches!(self.file(handle)?, File::Stdin | File::Stdout | File::Stderr) as u32)
             }
             op::SEEK => {
                 let [handle, pos] = words(bus, arg)?;
@@ -212,8 +198,7 @@ impl Semihost {
             op::CLOCK => ret((cycles / (self.clock_hz as u64 / 100).max(1)) as u32),
             op::TIME => ret((cycles / self.clock_hz as u64) as u32),
             op::ELAPSED => {
-                bus.poke(arg, &cycles.to_le_bytes())
-                    .map_err(|_| errno::EFAULT)?;
+                bus.poke(arg, &cycles.to_le_bytes()).map_err(|_| errno::EFAULT)?;
                 ret(0)
             }
             op::TICKFREQ => ret(self.clock_hz),
@@ -250,9 +235,7 @@ impl Semihost {
     }
 
     fn file_slot(&mut self, handle: u32) -> Result<&mut Option<File>, u32> {
-        let slot = (handle as usize)
-            .checked_sub(1)
-            .and_then(|i| self.files.get_mut(i));
+        let slot = (handle as usize).checked_sub(1).and_then(|i| self.files.get_mut(i));
         match slot {
             Some(s @ Some(_)) => Ok(s),
             _ => Err(errno::EBADF),
@@ -260,19 +243,14 @@ impl Semihost {
     }
 
     fn file(&mut self, handle: u32) -> Result<File, u32> {
-        Ok(self
-            .file_slot(handle)?
-            .expect("file_slot only returns open files"))
+        Ok(self.file_slot(handle)?.expect("file_slot only returns open files"))
     }
 
     fn console_write(&mut self, file: File, data: &[u8]) -> Result<(), u32> {
         let result = match file {
             File::Stdout => self.stdout.write_all(data),
             // Keep the terminal's order: what the firmware printed before goes out first.
-            File::Stderr => self
-                .stdout
-                .flush()
-                .and_then(|_| self.stderr.write_all(data)),
+            File::Stderr => self.stdout.flush().and_then(|_| self.stderr.write_all(data)),
             File::Stdin | File::Features { .. } => return Err(errno::EBADF),
         };
         result.map_err(|_| errno::EBADF)
@@ -299,8 +277,7 @@ fn c_string<B: Bus>(bus: &B, addr: u32) -> Result<Vec<u8>, u32> {
     let mut out = Vec::new();
     let mut byte = [0u8];
     for i in 0..65536u32 {
-        bus.peek(addr.wrapping_add(i), &mut byte)
-            .map_err(|_| errno::EFAULT)?;
+        bus.peek(addr.wrapping_add(i), &mut byte).map_err(|_| errno::EFAULT)?;
         if byte[0] == 0 {
             return Ok(out);
         }
@@ -312,8 +289,9 @@ fn c_string<B: Bus>(bus: &B, addr: u32) -> Result<Vec<u8>, u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mxpsim_models::dram::Dram;
-    use mxpsim_models::system_bus::SystemBus;
+    use mxpsim_models::axi::AxiConfig;
+    use mxpsim_models::cache::config::CacheConfig;
+    use mxpsim_models::memory_system::{MemoryMap, MemorySystem};
     use std::cell::RefCell;
     use std::rc::Rc;
 
@@ -333,7 +311,7 @@ mod tests {
 
     struct Rig {
         host: Semihost,
-        bus: SystemBus,
+        bus: MemorySystem<()>,
         out: Shared,
         err: Shared,
     }
@@ -346,12 +324,14 @@ mod tests {
             "fw.elf a b".into(),
             100_000_000,
         );
-        Rig {
-            host,
-            bus: SystemBus::new(Dram::new(MEM, 0x10000)),
-            out,
-            err,
-        }
+        let map = MemoryMap {
+            dram_base: MEM,
+            dram_size: 0x10000,
+            ..MemoryMap::default()
+        };
+        // A cache model with its defaults: host calls must see through it.
+        let bus = MemorySystem::new(map, &CacheConfig::default(), AxiConfig::default(), ());
+        Rig { host, bus, out, err }
     }
 
     impl Rig {
@@ -376,8 +356,7 @@ mod tests {
     #[test]
     fn console_streams_through_tt_handles() {
         let mut r = rig();
-        let (Outcome::Return(out), Outcome::Return(err)) = (r.open(":tt", 4), r.open(":tt", 8))
-        else {
+        let (Outcome::Return(out), Outcome::Return(err)) = (r.open(":tt", 4), r.open(":tt", 8)) else {
             panic!()
         };
         let text = r.put(MEM + 0x300, b"hello\n");
@@ -398,9 +377,7 @@ mod tests {
     #[test]
     fn stdin_is_at_end_of_file() {
         let mut r = rig();
-        let Outcome::Return(h) = r.open(":tt", 0) else {
-            panic!()
-        };
+        let Outcome::Return(h) = r.open(":tt", 0) else { panic!() };
         let b = r.block(MEM + 0x400, &[h, MEM + 0x800, 16]);
         assert_eq!(r.call(op::READ, b), Outcome::Return(16));
         assert_eq!(r.call(op::READC, 0), Outcome::Return(FAIL));

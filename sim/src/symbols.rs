@@ -34,14 +34,9 @@ impl Symbols {
         let end = self.sorted.partition_point(|s| s.addr <= addr);
         let nearest = self.sorted[..end].last()?;
         // Several symbols may share the address: prefer one whose size covers `addr`.
-        let same_addr = self.sorted[..end]
-            .iter()
-            .rev()
-            .take_while(|s| s.addr == nearest.addr);
+        let same_addr = self.sorted[..end].iter().rev().take_while(|s| s.addr == nearest.addr);
         let mut candidates = same_addr.clone().filter(|s| addr - s.addr < s.size);
-        candidates
-            .next()
-            .or_else(|| same_addr.clone().find(|s| s.size == 0))
+        candidates.next().or_else(|| same_addr.clone().find(|s| s.size == 0))
     }
 
     /// `addr` with its symbol, as `0x80000010 <main+0x4>`.

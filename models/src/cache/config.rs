@@ -94,10 +94,7 @@ impl CacheConfig {
     pub fn validate(&self) -> Result<(), InvalidCache> {
         let err = |field, reason: String| Err(InvalidCache { field, reason });
         if !self.line.is_power_of_two() || !(16..=256).contains(&self.line) {
-            return err(
-                "line",
-                format!("{} is not a power of two from 16 to 256", self.line),
-            );
+            return err("line", format!("{} is not a power of two from 16 to 256", self.line));
         }
         if self.ways == 0 {
             return err("ways", "must be at least 1".into());
@@ -125,10 +122,7 @@ impl CacheConfig {
         if self.policy == Policy::Plru && !self.ways.is_power_of_two() {
             return err(
                 "policy",
-                format!(
-                    "plru needs a power-of-two number of ways, not {}",
-                    self.ways
-                ),
+                format!("plru needs a power-of-two number of ways, not {}", self.ways),
             );
         }
         if self.hit_latency == 0 {

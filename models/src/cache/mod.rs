@@ -81,6 +81,11 @@ impl Cache {
         self.line
     }
 
+    /// Capacity in bytes.
+    pub fn size(&self) -> u32 {
+        self.tags.len() as u32 * self.line
+    }
+
     fn line_of(&self, addr: u32) -> u32 {
         addr & !(self.line - 1)
     }
@@ -111,8 +116,7 @@ impl Cache {
     }
 
     fn touch(&mut self, slot: u32) {
-        self.replacement
-            .touch(slot / self.ways, slot % self.ways, self.ways);
+        self.replacement.touch(slot / self.ways, slot % self.ways, self.ways);
     }
 
     /// Loads `buf.len()` bytes at `addr`, all within one line.
@@ -316,8 +320,7 @@ impl Cache {
             let line = self.line_of(a);
             let chunk = (line + self.line - a).min(len - pos);
             let first = self.set_of(line) * self.ways;
-            if let Some(slot) = (first..first + self.ways).find(|&s| self.tags[s as usize] == line)
-            {
+            if let Some(slot) = (first..first + self.ways).find(|&s| self.tags[s as usize] == line) {
                 f(pos as usize, self.data_offset(slot, a), chunk as usize);
             }
             pos += chunk;

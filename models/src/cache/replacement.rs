@@ -83,9 +83,7 @@ impl Replacement {
         match self {
             Replacement::Stamps { stamps, .. } => {
                 let base = (set * ways) as usize;
-                (0..ways)
-                    .min_by_key(|&w| stamps[base + w as usize])
-                    .expect("ways >= 1")
+                (0..ways).min_by_key(|&w| stamps[base + w as usize]).expect("ways >= 1")
             }
             Replacement::Tree { bits, ways } => tree_follow(bits, set, *ways),
             // Multiply-shift maps 32 random bits onto 0..ways without a division.
@@ -206,9 +204,7 @@ mod tests {
     fn random_is_reproducible_for_a_seed() {
         let picks = |seed| {
             let mut r = Replacement::new(Policy::Random, 1, 8, seed);
-            (0..32)
-                .map(|_| r.victim(0, 8, all_valid))
-                .collect::<Vec<_>>()
+            (0..32).map(|_| r.victim(0, 8, all_valid)).collect::<Vec<_>>()
         };
         assert_eq!(picks(7), picks(7));
         assert_ne!(picks(7), picks(8));

@@ -51,11 +51,7 @@ fn misses_fill_lines_and_hits_do_not() {
     );
     assert_eq!(read32(&mut c, &mut m, BASE + 8).1, Traffic::default());
     assert_eq!(
-        (
-            c.stats.read_accesses,
-            c.stats.read_misses,
-            c.stats.bytes_read
-        ),
+        (c.stats.read_accesses, c.stats.read_misses, c.stats.bytes_read),
         (2, 1, 16)
     );
 }
@@ -64,21 +60,13 @@ fn misses_fill_lines_and_hits_do_not() {
 fn writes_stay_in_the_cache_until_written_back() {
     let (mut c, mut m) = wb_line();
     c.write(&mut m, BASE + 4, &0xdead_beefu32.to_le_bytes());
-    assert_eq!(
-        dram32(&m, BASE + 4),
-        0,
-        "DRAM is stale while the line is dirty"
-    );
+    assert_eq!(dram32(&m, BASE + 4), 0, "DRAM is stale while the line is dirty");
     assert_eq!(read32(&mut c, &mut m, BASE + 4).0, 0xdead_beef);
     let t = c.maintain(&mut m, CacheOp::Clean, BASE);
     assert_eq!(t.writeback, 16);
     assert_eq!(dram32(&m, BASE + 4), 0xdead_beef);
     assert!(c.contains(BASE), "clean keeps the line");
-    assert_eq!(
-        c.maintain(&mut m, CacheOp::Clean, BASE).writeback,
-        0,
-        "already clean"
-    );
+    assert_eq!(c.maintain(&mut m, CacheOp::Clean, BASE).writeback, 0, "already clean");
 }
 
 #[test]
@@ -204,23 +192,11 @@ fn write_through_without_allocate() {
     assert_eq!(m.read::<2>(BASE), Some([7, 7]));
     read32(&mut c, &mut m, BASE); // allocate on read
     c.write(&mut m, BASE, &[8]);
-    assert_eq!(
-        read32(&mut c, &mut m, BASE).0 & 0xff,
-        8,
-        "hits update the line"
-    );
+    assert_eq!(read32(&mut c, &mut m, BASE).0 & 0xff, 8, "hits update the line");
     assert_eq!(m.read::<1>(BASE), Some([8]), "and memory");
+    assert_eq!(c.maintain(&mut m, CacheOp::Flush, BASE).writeback, 0, "never dirty");
     assert_eq!(
-        c.maintain(&mut m, CacheOp::Flush, BASE).writeback,
-        0,
-        "never dirty"
-    );
-    assert_eq!(
-        (
-            c.stats.write_accesses,
-            c.stats.write_misses,
-            c.stats.bytes_written
-        ),
+        (c.stats.write_accesses, c.stats.write_misses, c.stats.bytes_written),
         (2, 1, 3)
     );
 }
@@ -255,11 +231,7 @@ fn fully_associative_and_random_caches_work() {
     }
     c.maintain_all(&mut m, CacheOp::Flush);
     for i in 0..64u32 {
-        assert_eq!(
-            dram32(&m, BASE + 16 * i),
-            i,
-            "every store reached memory exactly"
-        );
+        assert_eq!(dram32(&m, BASE + 16 * i), i, "every store reached memory exactly");
     }
     assert_eq!(c.stats.write_misses, 64);
     assert_eq!(c.stats.evictions, 48);

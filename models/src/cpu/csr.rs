@@ -12,8 +12,7 @@ pub enum Priv {
 }
 
 /// `misa`: RV32 (MXL = 1), extensions I, M and U-mode.
-pub const MISA: u32 =
-    (1 << 30) | (1 << (b'I' - b'A')) | (1 << (b'M' - b'A')) | (1 << (b'U' - b'A'));
+pub const MISA: u32 = (1 << 30) | (1 << (b'I' - b'A')) | (1 << (b'M' - b'A')) | (1 << (b'U' - b'A'));
 
 mod num {
     pub const SATP: u16 = 0x180;
@@ -108,8 +107,10 @@ pub struct Csrs {
     mscratch: u32,
     mie: u32,
     mcounteren: u32,
-    /// Cycles elapsed (`mcycle`); also the `time` the firmware sees (one tick a cycle).
-    pub cycles: u64,
+    /// `mcycle` minus the hart's clock: the firmware may write `mcycle`, but the simulation's
+    /// clock (which times memory and devices) never jumps. `time` reads the clock itself
+    /// (one tick a cycle) and is read-only.
+    cycle_offset: u64,
     /// Instructions retired (`minstret`).
     pub instret: u64,
 }
@@ -126,7 +127,7 @@ impl Default for Csrs {
             mscratch: 0,
             mie: 0,
             mcounteren: 0,
-            cycles: 0,
+            cycle_offset: 0,
             instret: 0,
         }
     }
@@ -183,8 +184,13 @@ impl Csrs {
         self.mepc
     }
 
-    /// Reads CSR `csr` from the current privilege mode.
-    pub fn read(&self, csr: u16) -> Result<u32, IllegalCsrAccess> {
+    /// `mcycle` at clock `now`.
+    pub fn mcycle(&self, now: u64) -> u64 {
+        now.wrapping_add(self.cycle_offset)
+    }
+
+    /// Reads CSR `csr` from the current privilege mode at clock `now`.
+    pub fn read(&self, csr: u16, now: u64) -> Result<u32, IllegalCsrAccess> {
         use num::*;
         self.check_privilege(csr)?;
         Ok(match csr {
@@ -202,20 +208,23 @@ impl Csrs {
             MEDELEG | MIDELEG | MIP | MSTATUSH | SATP => 0,
             PMPCFG0..=PMPCFG3 | PMPADDR0..=PMPADDR15 => 0,
             MVENDORID | MARCHID | MIMPID | MHARTID | MCONFIGPTR => 0,
-            MCYCLE | CYCLE | TIME => self.cycles as u32,
-            MCYCLEH | CYCLEH | TIMEH => (self.cycles >> 32) as u32,
+            MCYCLE | CYCLE => self.mcycle(now) as u32,
+            MCYCLEH | CYCLEH => (self.mcycle(now) >> 32) as u32,
+            TIME => now as u32,
+            TIMEH => (now >> 32) as u32,
             MINSTRET | INSTRET => self.instret as u32,
             MINSTRETH | INSTRETH => (self.instret >> 32) as u32,
             _ => return Err(IllegalCsrAccess),
         })
     }
 
-    /// Writes CSR `csr` from the current privilege mode. WARL fields keep legal values only.
+    /// Writes CSR `csr` from the current privilege mode at clock `now`. WARL fields keep
+    /// legal values only.
     ///
     /// A write to a counter replaces the increment of the instruction doing it (privileged
-    /// spec, "CSR instructions"): the counter is set one below the value, and the caller's
-    /// increment after the instruction lands exactly on it.
-    pub fn write(&mut self, csr: u16, value: u32) -> Result<(), IllegalCsrAccess> {
+    /// spec, "CSR instructions"): the counter is set one below the value, and the increment
+    /// after the instruction (one cycle, one instruction) lands exactly on it.
+    pub fn write(&mut self, csr: u16, value: u32, now: u64) -> Result<(), IllegalCsrAccess> {
         use num::*;
         self.check_privilege(csr)?;
         if csr >> 10 == 3 {
@@ -239,13 +248,17 @@ impl Csrs {
             MCOUNTEREN => self.mcounteren = value & 7,
             MISA | MEDELEG | MIDELEG | MIP | MSTATUSH | SATP => {}
             PMPCFG0..=PMPCFG3 | PMPADDR0..=PMPADDR15 => {}
-            MCYCLE => self.cycles = set_low(self.cycles, value).wrapping_sub(1),
-            MCYCLEH => self.cycles = set_high(self.cycles, value).wrapping_sub(1),
+            MCYCLE => self.set_mcycle(set_low(self.mcycle(now), value), now),
+            MCYCLEH => self.set_mcycle(set_high(self.mcycle(now), value), now),
             MINSTRET => self.instret = set_low(self.instret, value).wrapping_sub(1),
             MINSTRETH => self.instret = set_high(self.instret, value).wrapping_sub(1),
             _ => return Err(IllegalCsrAccess),
         }
         Ok(())
+    }
+
+    fn set_mcycle(&mut self, value: u64, now: u64) {
+        self.cycle_offset = value.wrapping_sub(now.wrapping_add(1));
     }
 
     fn check_privilege(&self, csr: u16) -> Result<(), IllegalCsrAccess> {
@@ -279,20 +292,17 @@ mod tests {
     #[test]
     fn misa_reports_rv32imu() {
         assert_eq!(MISA, 0x4010_1100);
-        assert_eq!(Csrs::default().read(0x301), Ok(0x4010_1100));
+        assert_eq!(Csrs::default().read(0x301, 0), Ok(0x4010_1100));
     }
 
     #[test]
     fn trap_entry_and_mret_move_the_interrupt_enable_stack() {
         let mut c = Csrs::default();
-        c.write(0x300, MSTATUS_MIE).unwrap(); // MIE = 1, MPP = U
+        c.write(0x300, MSTATUS_MIE, 0).unwrap(); // MIE = 1, MPP = U
         c.privilege = Priv::User;
         c.enter_trap(8, 0x8000_0010, 0);
         assert_eq!(c.privilege, Priv::Machine);
-        assert_eq!(
-            c.mstatus() & (MSTATUS_MIE | MSTATUS_MPIE | MSTATUS_MPP),
-            MSTATUS_MPIE
-        );
+        assert_eq!(c.mstatus() & (MSTATUS_MIE | MSTATUS_MPIE | MSTATUS_MPP), MSTATUS_MPIE);
         assert_eq!(c.leave_trap(), 0x8000_0010);
         assert_eq!(c.privilege, Priv::User);
         assert_eq!(
@@ -304,27 +314,27 @@ mod tests {
     #[test]
     fn mpp_keeps_only_legal_modes() {
         let mut c = Csrs::default();
-        c.write(0x300, 3 << 11).unwrap();
-        c.write(0x300, 1 << 11).unwrap(); // S-mode does not exist
+        c.write(0x300, 3 << 11, 0).unwrap();
+        c.write(0x300, 1 << 11, 0).unwrap(); // S-mode does not exist
         assert_eq!(c.mstatus() & MSTATUS_MPP, 3 << 11);
-        c.write(0x300, 0).unwrap();
+        c.write(0x300, 0, 0).unwrap();
         assert_eq!(c.mstatus() & MSTATUS_MPP, 0);
     }
 
     #[test]
     fn unimplemented_read_only_and_privileged_accesses_are_illegal() {
         let mut c = Csrs::default();
-        assert_eq!(c.read(0x7c0), Err(IllegalCsrAccess));
-        assert_eq!(c.write(0xf14, 1), Err(IllegalCsrAccess)); // mhartid
-        assert_eq!(c.write(0xc00, 1), Err(IllegalCsrAccess)); // cycle
+        assert_eq!(c.read(0x7c0, 0), Err(IllegalCsrAccess));
+        assert_eq!(c.write(0xf14, 1, 0), Err(IllegalCsrAccess)); // mhartid
+        assert_eq!(c.write(0xc00, 1, 0), Err(IllegalCsrAccess)); // cycle
         c.privilege = Priv::User;
-        assert_eq!(c.read(0x340), Err(IllegalCsrAccess)); // mscratch from U
-        assert_eq!(c.read(0xc00), Err(IllegalCsrAccess)); // cycle without mcounteren.CY
+        assert_eq!(c.read(0x340, 0), Err(IllegalCsrAccess)); // mscratch from U
+        assert_eq!(c.read(0xc00, 0), Err(IllegalCsrAccess)); // cycle without mcounteren.CY
         c.privilege = Priv::Machine;
-        c.write(0x306, 0b101).unwrap();
+        c.write(0x306, 0b101, 0).unwrap();
         c.privilege = Priv::User;
-        assert!(c.read(0xc00).is_ok() && c.read(0xc02).is_ok());
-        assert_eq!(c.read(0xc01), Err(IllegalCsrAccess)); // TM not granted
+        assert!(c.read(0xc00, 0).is_ok() && c.read(0xc02, 0).is_ok());
+        assert_eq!(c.read(0xc01, 0), Err(IllegalCsrAccess)); // TM not granted
     }
 
     #[test]
@@ -333,20 +343,20 @@ mod tests {
             instret: 0x1_0000_0005,
             ..Default::default()
         };
-        c.write(0xb02, 100).unwrap();
+        c.write(0xb02, 100, 0).unwrap();
         c.instret = c.instret.wrapping_add(1); // the writing instruction retires
         assert_eq!(c.instret, 0x1_0000_0064);
-        c.write(0xb80, 7).unwrap();
-        c.cycles = c.cycles.wrapping_add(1);
-        assert_eq!(c.read(0xb80), Ok(7));
+        c.write(0xb80, 7, 1000).unwrap();
+        assert_eq!(c.read(0xb80, 1001), Ok(7), "one cycle later: the written value");
+        assert_eq!(c.read(0xc01, 1001), Ok(1001), "time follows the clock, not mcycle");
     }
 
     #[test]
     fn accepted_and_ignored_csrs() {
         let mut c = Csrs::default();
         for csr in [0x180, 0x302, 0x303, 0x3a0, 0x3b0, 0x3bf, 0x344] {
-            c.write(csr, 0xffff_ffff).unwrap();
-            assert_eq!(c.read(csr), Ok(0), "csr {csr:#x}");
+            c.write(csr, 0xffff_ffff, 0).unwrap();
+            assert_eq!(c.read(csr, 0), Ok(0), "csr {csr:#x}");
         }
     }
 }

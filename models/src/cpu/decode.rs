@@ -211,13 +211,7 @@ fn decode_with_raki(raw: u32) -> Insn {
         Op::Fence => 0,
         _ => i.imm.unwrap_or(0),
     };
-    Insn::new(
-        op,
-        i.rd.unwrap_or(0),
-        i.rs1.unwrap_or(0),
-        i.rs2.unwrap_or(0),
-        imm,
-    )
+    Insn::new(op, i.rd.unwrap_or(0), i.rs1.unwrap_or(0), i.rs2.unwrap_or(0), imm)
 }
 
 /// Assembly text of a raw instruction word, for traces and error messages, in the GNU
@@ -239,15 +233,9 @@ pub fn disassemble(raw: u32) -> String {
         Op::Beq | Op::Bne | Op::Blt | Op::Bge | Op::Bltu | Op::Bgeu => {
             format!("{m} {}, {}, {}", x(i.rs1), x(i.rs2), i.imm)
         }
-        Op::Addi
-        | Op::Slti
-        | Op::Sltiu
-        | Op::Xori
-        | Op::Ori
-        | Op::Andi
-        | Op::Slli
-        | Op::Srli
-        | Op::Srai => format!("{m} {}, {}, {}", x(i.rd), x(i.rs1), i.imm),
+        Op::Addi | Op::Slti | Op::Sltiu | Op::Xori | Op::Ori | Op::Andi | Op::Slli | Op::Srli | Op::Srai => {
+            format!("{m} {}, {}, {}", x(i.rd), x(i.rs1), i.imm)
+        }
         Op::Csrrw | Op::Csrrs | Op::Csrrc => {
             format!("{m} {}, {}, {}", x(i.rd), csr_name(i.imm as u16), x(i.rs1))
         }
@@ -288,9 +276,8 @@ fn csr_name(num: u16) -> String {
 
 /// ABI names of the integer registers.
 pub const REG_NAMES: [&str; 32] = [
-    "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4",
-    "a5", "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4",
-    "t5", "t6",
+    "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "s2",
+    "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
 ];
 
 #[cfg(test)]

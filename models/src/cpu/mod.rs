@@ -4,17 +4,19 @@
 //! a [`Bus`], and reports what it retires to an [`Observer`] (the instruction trace), both as
 //! generic parameters so that the common configuration (no trace) compiles to a tight loop.
 //!
-//! Timing: one cycle per instruction or trap for now (`mcycle` counts them).
+//! Timing: see [`timing`]; the hart's clock ([`Hart::now`]) is the simulation's clock.
 
 pub mod csr;
 pub mod decode;
 mod decode_cache;
+pub mod timing;
 mod trap;
 
-use crate::bus::{Bus, CacheBlockOp, MemFault, Width};
+use crate::bus::{Access, Bus, CacheOp, MemFault, Width};
 use csr::{Csrs, Priv};
 use decode::{Insn, Op};
 use decode_cache::DecodeCache;
+use timing::{CostTable, CpuTiming};
 pub use trap::{Cause, Trap};
 
 /// The semihosting call sequence around an `ebreak`: `slli x0, x0, 0x1f; ebreak; srai x0, x0, 7`.
@@ -62,23 +64,31 @@ pub struct Hart {
     pub x: [u32; 32],
     pub pc: u32,
     pub csr: Csrs,
+    /// The clock: cycles since reset. Never goes back (unlike `mcycle`, which the firmware
+    /// may write).
+    pub now: u64,
     /// Instructions executed, trapping ones included: what `--max-insns` limits. (Not
     /// `minstret`, which the firmware may write.)
     pub steps: u64,
     decoded: DecodeCache,
+    costs: CostTable,
+    taken_branch: u64,
     /// The last trap taken and the step it was taken at: a trap at the very next step means
     /// the handler did not retire a single instruction.
     last_trap: Option<(Trap, u32, u64)>,
 }
 
 impl Hart {
-    pub fn new(entry: u32) -> Self {
+    pub fn new(entry: u32, timing: &CpuTiming) -> Self {
         Hart {
             x: [0; 32],
             pc: entry,
             csr: Csrs::default(),
+            now: 0,
             steps: 0,
             decoded: DecodeCache::default(),
+            costs: CostTable::new(timing),
+            taken_branch: timing.taken_branch as u64,
             last_trap: None,
         }
     }
@@ -118,7 +128,7 @@ impl Hart {
                     self.x[0] = 0;
                     self.pc = next;
                     self.csr.instret = self.csr.instret.wrapping_add(1);
-                    self.csr.cycles = self.csr.cycles.wrapping_add(1);
+                    self.now += self.costs.of(insn.op);
                     if O::ENABLED {
                         let rd_write = writes_rd(insn.op).then(|| (insn.rd, self.reg(insn.rd)));
                         obs.retired(pc, raw, rd_write.filter(|(rd, _)| *rd != 0));
@@ -133,7 +143,7 @@ impl Hart {
                     // Semihosting calls and halting stores complete their instruction first.
                     self.pc = pc.wrapping_add(4);
                     self.csr.instret = self.csr.instret.wrapping_add(1);
-                    self.csr.cycles = self.csr.cycles.wrapping_add(1);
+                    self.now += self.costs.of(insn.op);
                     if O::ENABLED {
                         obs.retired(pc, raw, None);
                     }
@@ -164,7 +174,7 @@ impl Hart {
         }
         self.last_trap = Some((trap, pc, self.steps));
         self.csr.enter_trap(trap.cause as u32, pc, trap.tval);
-        self.csr.cycles = self.csr.cycles.wrapping_add(1);
+        self.now += 1;
         self.pc = self.csr.trap_vector();
         None
     }
@@ -181,20 +191,20 @@ impl Hart {
             Op::Auipc => pc.wrapping_add(imm),
             Op::Jal => return self.jump(i.rd, next, pc.wrapping_add(imm)),
             Op::Jalr => return self.jump(i.rd, next, rs1.wrapping_add(imm) & !1),
-            Op::Beq => return branch(rs1 == rs2, pc, imm),
-            Op::Bne => return branch(rs1 != rs2, pc, imm),
-            Op::Blt => return branch((rs1 as i32) < (rs2 as i32), pc, imm),
-            Op::Bge => return branch((rs1 as i32) >= (rs2 as i32), pc, imm),
-            Op::Bltu => return branch(rs1 < rs2, pc, imm),
-            Op::Bgeu => return branch(rs1 >= rs2, pc, imm),
-            Op::Lb => self.load(bus, rs1.wrapping_add(imm), Width::Byte)? as i8 as u32,
-            Op::Lh => self.load(bus, rs1.wrapping_add(imm), Width::Half)? as i16 as u32,
-            Op::Lw => self.load(bus, rs1.wrapping_add(imm), Width::Word)?,
-            Op::Lbu => self.load(bus, rs1.wrapping_add(imm), Width::Byte)?,
-            Op::Lhu => self.load(bus, rs1.wrapping_add(imm), Width::Half)?,
-            Op::Sb => return self.store(bus, rs1.wrapping_add(imm), Width::Byte, rs2, next),
-            Op::Sh => return self.store(bus, rs1.wrapping_add(imm), Width::Half, rs2, next),
-            Op::Sw => return self.store(bus, rs1.wrapping_add(imm), Width::Word, rs2, next),
+            Op::Beq => return self.branch(rs1 == rs2, pc, imm),
+            Op::Bne => return self.branch(rs1 != rs2, pc, imm),
+            Op::Blt => return self.branch((rs1 as i32) < (rs2 as i32), pc, imm),
+            Op::Bge => return self.branch((rs1 as i32) >= (rs2 as i32), pc, imm),
+            Op::Bltu => return self.branch(rs1 < rs2, pc, imm),
+            Op::Bgeu => return self.branch(rs1 >= rs2, pc, imm),
+            Op::Lb => self.load(bus, pc, rs1.wrapping_add(imm), Width::Byte)? as i8 as u32,
+            Op::Lh => self.load(bus, pc, rs1.wrapping_add(imm), Width::Half)? as i16 as u32,
+            Op::Lw => self.load(bus, pc, rs1.wrapping_add(imm), Width::Word)?,
+            Op::Lbu => self.load(bus, pc, rs1.wrapping_add(imm), Width::Byte)?,
+            Op::Lhu => self.load(bus, pc, rs1.wrapping_add(imm), Width::Half)?,
+            Op::Sb => return self.store(bus, pc, rs1.wrapping_add(imm), Width::Byte, rs2, next),
+            Op::Sh => return self.store(bus, pc, rs1.wrapping_add(imm), Width::Half, rs2, next),
+            Op::Sw => return self.store(bus, pc, rs1.wrapping_add(imm), Width::Word, rs2, next),
             Op::Addi => rs1.wrapping_add(imm),
             Op::Slti => ((rs1 as i32) < (imm as i32)) as u32,
             Op::Sltiu => (rs1 < imm) as u32,
@@ -264,9 +274,9 @@ impl Hart {
             Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {
                 self.csr_op(i, rs1).map_err(|_| Event::illegal(raw))?
             }
-            Op::CboClean => return self.cache_block(bus, CacheBlockOp::Clean, rs1, next),
-            Op::CboFlush => return self.cache_block(bus, CacheBlockOp::Flush, rs1, next),
-            Op::CboInval => return self.cache_block(bus, CacheBlockOp::Inval, rs1, next),
+            Op::CboClean => return self.cache_block(bus, pc, CacheOp::Clean, rs1, next),
+            Op::CboFlush => return self.cache_block(bus, pc, CacheOp::Flush, rs1, next),
+            Op::CboInval => return self.cache_block(bus, pc, CacheOp::Inval, rs1, next),
             Op::Illegal => return Err(Event::illegal(raw)),
         };
         self.set_reg(i.rd, value);
@@ -282,23 +292,45 @@ impl Hart {
         Ok(target)
     }
 
+    /// A conditional branch: the next PC, and the penalty of a taken branch.
     #[inline(always)]
-    fn load<B: Bus>(&mut self, bus: &mut B, addr: u32, width: Width) -> Result<u32, Event> {
-        bus.load(addr, width)
-            .map_err(|f| Event::access_fault(Cause::LoadAccessFault, f))
+    fn branch(&mut self, taken: bool, pc: u32, offset: u32) -> Result<u32, Event> {
+        if !taken {
+            return Ok(pc.wrapping_add(4));
+        }
+        let target = pc.wrapping_add(offset);
+        if target & 3 != 0 {
+            return Err(Event::Trap(Trap::new(Cause::InsnMisaligned, target)));
+        }
+        self.now += self.taken_branch;
+        Ok(target)
+    }
+
+    #[inline(always)]
+    fn load<B: Bus>(&mut self, bus: &mut B, pc: u32, addr: u32, width: Width) -> Result<u32, Event> {
+        let at = Access { pc, now: self.now };
+        let (value, stall) = bus
+            .load(at, addr, width)
+            .map_err(|f| Event::access_fault(Cause::LoadAccessFault, f))?;
+        self.now += stall;
+        Ok(value)
     }
 
     #[inline(always)]
     fn store<B: Bus>(
         &mut self,
         bus: &mut B,
+        pc: u32,
         addr: u32,
         width: Width,
         value: u32,
         next: u32,
     ) -> Result<u32, Event> {
-        bus.store(addr, width, value)
+        let at = Access { pc, now: self.now };
+        let stall = bus
+            .store(at, addr, width, value)
             .map_err(|f| Event::access_fault(Cause::StoreAccessFault, f))?;
+        self.now += stall;
         self.decoded.invalidate_range(addr, width.bytes());
         if bus.halt_requested() {
             return Err(Event::Stop(Exit::Halt));
@@ -306,16 +338,13 @@ impl Hart {
         Ok(next)
     }
 
-    fn cache_block<B: Bus>(
-        &mut self,
-        bus: &mut B,
-        op: CacheBlockOp,
-        addr: u32,
-        next: u32,
-    ) -> Result<u32, Event> {
+    fn cache_block<B: Bus>(&mut self, bus: &mut B, pc: u32, op: CacheOp, addr: u32, next: u32) -> Result<u32, Event> {
+        let at = Access { pc, now: self.now };
         // Zicbom reports faults of cache-block operations as store/AMO faults.
-        bus.cache_block(op, addr)
+        let stall = bus
+            .cache_block(at, op, addr)
             .map_err(|f| Event::access_fault(Cause::StoreAccessFault, f))?;
+        self.now += stall;
         Ok(next)
     }
 
@@ -331,12 +360,12 @@ impl Hart {
         match i.op {
             Op::Csrrw | Op::Csrrwi => {
                 // rd = x0 does not read (and cannot fault on a read).
-                let old = if i.rd != 0 { self.csr.read(csr)? } else { 0 };
-                self.csr.write(csr, src)?;
+                let old = if i.rd != 0 { self.csr.read(csr, self.now)? } else { 0 };
+                self.csr.write(csr, src, self.now)?;
                 Ok(old)
             }
             _ => {
-                let old = self.csr.read(csr)?;
+                let old = self.csr.read(csr, self.now)?;
                 // rs1 = x0 / uimm = 0 does not write (so read-only CSRs may be read this way).
                 if i.rs1 != 0 {
                     let new = if matches!(i.op, Op::Csrrs | Op::Csrrsi) {
@@ -344,7 +373,7 @@ impl Hart {
                     } else {
                         old & !src
                     };
-                    self.csr.write(csr, new)?;
+                    self.csr.write(csr, new, self.now)?;
                 }
                 Ok(old)
             }
@@ -354,8 +383,7 @@ impl Hart {
     fn is_semihosting_call<B: Bus>(&self, bus: &mut B, pc: u32) -> bool {
         // The sequence is only defined in uncompressed code, with the ebreak at 4-byte
         // alignment, which the fetch path guarantees.
-        bus.fetch(pc.wrapping_sub(4)) == Ok(SEMIHOST_PRE)
-            && bus.fetch(pc.wrapping_add(4)) == Ok(SEMIHOST_POST)
+        bus.fetch(pc.wrapping_sub(4)) == Ok(SEMIHOST_PRE) && bus.fetch(pc.wrapping_add(4)) == Ok(SEMIHOST_POST)
     }
 }
 
@@ -383,18 +411,6 @@ fn writes_rd(op: Op) -> bool {
             | Op::CboInval
             | Op::Illegal
     )
-}
-
-#[inline(always)]
-fn branch(taken: bool, pc: u32, offset: u32) -> Result<u32, Event> {
-    if !taken {
-        return Ok(pc.wrapping_add(4));
-    }
-    let target = pc.wrapping_add(offset);
-    if target & 3 != 0 {
-        return Err(Event::Trap(Trap::new(Cause::InsnMisaligned, target)));
-    }
-    Ok(target)
 }
 
 /// What stops an instruction from completing normally.

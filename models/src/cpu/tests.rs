@@ -2,8 +2,12 @@
 //! the ISA manual's definitions.
 
 use super::*;
-use crate::dram::Dram;
-use crate::system_bus::SystemBus;
+use crate::axi::AxiConfig;
+use crate::cache::config::CacheConfig;
+use crate::memory_system::{MemoryMap, MemorySystem};
+
+/// The hart's memory in these tests: 64 KiB of DRAM, no cache model, no events.
+type Memory = MemorySystem<()>;
 
 const BASE: u32 = 0x8000_0000;
 
@@ -63,15 +67,28 @@ mod asm {
 use asm::*;
 
 /// Loads `program` at `BASE` and returns the machine, ready to run.
-fn machine(program: &[u32]) -> (Hart, SystemBus) {
-    let mut bus = SystemBus::new(Dram::new(BASE, 0x1_0000));
+fn machine(program: &[u32]) -> (Hart, Memory) {
+    let map = MemoryMap {
+        dram_base: BASE,
+        dram_size: 0x1_0000,
+        ..MemoryMap::default()
+    };
+    let mut bus = MemorySystem::new(
+        map,
+        &CacheConfig {
+            enabled: false,
+            ..CacheConfig::default()
+        },
+        AxiConfig::default(),
+        (),
+    );
     let bytes: Vec<u8> = program.iter().flat_map(|w| w.to_le_bytes()).collect();
     bus.poke(BASE, &bytes).unwrap();
-    (Hart::new(BASE), bus)
+    (Hart::new(BASE, &CpuTiming::default()), bus)
 }
 
 /// Runs `program` for `steps` steps with the given registers preset.
-fn run(program: &[u32], regs: &[(usize, u32)], steps: u64) -> (Hart, SystemBus) {
+fn run(program: &[u32], regs: &[(usize, u32)], steps: u64) -> (Hart, Memory) {
     let (mut hart, mut bus) = machine(program);
     for &(r, v) in regs {
         hart.x[r] = v;
@@ -103,11 +120,7 @@ fn base_integer_register_ops() {
         (0x00, 7, 0xf0f0_f0f0, 0xff00_ff00, 0xf000_f000), // and
     ];
     for &(f7, f3, a, b, want) in cases {
-        assert_eq!(
-            r_op(f7, f3, a, b),
-            want,
-            "funct7 {f7:#x} funct3 {f3} a {a:#x} b {b:#x}"
-        );
+        assert_eq!(r_op(f7, f3, a, b), want, "funct7 {f7:#x} funct3 {f3} a {a:#x} b {b:#x}");
     }
 }
 
@@ -170,8 +183,7 @@ fn loads_sign_and_zero_extend_and_allow_misalignment() {
     ];
     let (mut hart, mut bus) = machine(&program);
     let data = BASE + 0x100;
-    bus.poke(data, &[0x11, 0x80, 0xff, 0x22, 0x33, 0, 0, 0, 0])
-        .unwrap();
+    bus.poke(data, &[0x11, 0x80, 0xff, 0x22, 0x33, 0, 0, 0, 0]).unwrap();
     hart.x[1] = data;
     hart.run(&mut bus, &mut (), 7);
     assert_eq!(hart.x[10], 0xffff_ff80);
@@ -197,10 +209,7 @@ fn branches_and_jumps() {
         jalr(0, 1, 0),   // 24: jump back to 20 via ra
     ];
     let (hart, _) = run(&program, &[(10, u32::MAX), (11, 1)], 6);
-    assert_eq!(
-        (hart.x[5], hart.x[6], hart.x[1], hart.x[7]),
-        (0, 1, BASE + 20, 1)
-    );
+    assert_eq!((hart.x[5], hart.x[6], hart.x[1], hart.x[7]), (0, 1, BASE + 20, 1));
     assert_eq!(hart.pc, BASE + 24);
 }
 
@@ -208,7 +217,7 @@ fn branches_and_jumps() {
 fn misaligned_jump_target_traps_on_the_jump() {
     let (mut hart, mut bus) = machine(&[jalr(1, 10, 2)]);
     hart.x[10] = BASE + 0x100;
-    hart.csr.write(0x305, BASE + 0x40).unwrap();
+    hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
     hart.run(&mut bus, &mut (), 1);
     assert_eq!(
         (hart.csr.mcause, hart.csr.mtval, hart.csr.mepc),
@@ -221,17 +230,14 @@ fn misaligned_jump_target_traps_on_the_jump() {
 #[test]
 fn illegal_instruction_traps_with_the_word_in_mtval() {
     let (mut hart, mut bus) = machine(&[NOP, 0xffff_ffff]);
-    hart.csr.write(0x305, BASE + 0x40).unwrap();
+    hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
     hart.run(&mut bus, &mut (), 2);
     assert_eq!(
         (hart.csr.mcause, hart.csr.mtval, hart.csr.mepc),
         (2, 0xffff_ffff, BASE + 4)
     );
     assert_eq!(hart.pc, BASE + 0x40);
-    assert_eq!(
-        hart.csr.instret, 1,
-        "a trapping instruction does not retire"
-    );
+    assert_eq!(hart.csr.instret, 1, "a trapping instruction does not retire");
 }
 
 #[test]
@@ -263,7 +269,7 @@ fn ecall_from_user_mode_and_mret_back() {
 fn user_mode_cannot_touch_machine_csrs_or_mret() {
     for insn in [csrrs(10, 0x340, 0), MRET] {
         let (mut hart, mut bus) = machine(&[insn]);
-        hart.csr.write(0x305, BASE + 0x40).unwrap();
+        hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
         hart.csr.privilege = Priv::User;
         hart.run(&mut bus, &mut (), 1);
         assert_eq!(hart.csr.mcause, 2, "{insn:#x}");
@@ -275,10 +281,7 @@ fn user_mode_cannot_touch_machine_csrs_or_mret() {
 fn counters_count_retired_instructions() {
     let program = [NOP, NOP, csrrs(10, 0xb02, 0), csrrs(11, 0xc00, 0)];
     let (hart, _) = run(&program, &[], 4);
-    assert_eq!(
-        hart.x[10], 2,
-        "minstret reads the count before the reading instruction"
-    );
+    assert_eq!(hart.x[10], 2, "minstret reads the count before the reading instruction");
     assert_eq!(hart.x[11], 3);
     assert_eq!(hart.csr.instret, 4);
 }
@@ -301,20 +304,12 @@ fn a_trap_whose_handler_cannot_be_fetched_stops_the_hart() {
 
 #[test]
 fn load_and_store_faults_report_the_address() {
-    for (insn, cause) in [
-        (i(0, 10, 2, 11, 0x03), 5),
-        (s(0, 11, 10, 2), 7),
-        (0x0005_200f, 7),
-    ] {
+    for (insn, cause) in [(i(0, 10, 2, 11, 0x03), 5), (s(0, 11, 10, 2), 7), (0x0005_200f, 7)] {
         let (mut hart, mut bus) = machine(&[insn]);
         hart.x[10] = 0x9000_0004;
-        hart.csr.write(0x305, BASE + 0x40).unwrap();
+        hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
         hart.run(&mut bus, &mut (), 1);
-        assert_eq!(
-            (hart.csr.mcause, hart.csr.mtval),
-            (cause, 0x9000_0004),
-            "{insn:#x}"
-        );
+        assert_eq!((hart.csr.mcause, hart.csr.mtval), (cause, 0x9000_0004), "{insn:#x}");
     }
 }
 
@@ -355,7 +350,7 @@ fn semihosting_sequence_exits_after_the_ebreak_and_plain_ebreak_traps() {
     assert_eq!(hart.pc, BASE + 8);
 
     let (mut hart, mut bus) = machine(&[NOP, EBREAK, NOP]);
-    hart.csr.write(0x305, BASE + 0x40).unwrap();
+    hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
     assert_eq!(hart.run(&mut bus, &mut (), 2), Exit::Budget);
     assert_eq!((hart.csr.mcause, hart.csr.mtval), (3, BASE + 4));
 }
@@ -384,7 +379,7 @@ fn observer_sees_register_writes_and_traps() {
         }
     }
     let (mut hart, mut bus) = machine(&[addi(10, 0, 5), addi(0, 0, 1), 0]);
-    hart.csr.write(0x305, BASE).unwrap();
+    hart.csr.write(0x305, BASE, 0).unwrap();
     let mut log = Log::default();
     hart.run(&mut bus, &mut log, 3);
     assert_eq!(

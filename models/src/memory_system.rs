@@ -1,0 +1,491 @@
+//! The SoC's memory system as the hart sees it: the memory map, the data cache in front of
+//! DRAM, the uncached alias, the system-control registers, the AXI timing of every
+//! transaction, and the events every CPU access produces.
+//!
+//! | region | default | what |
+//! |---|---|---|
+//! | DRAM | `0x8000_0000`, 64 MiB | cached (write-back by default) |
+//! | uncached alias | `0xC000_0000`, DRAM's size | the same DRAM, bypassing the cache with no coherence check (Nios II style) |
+//! | system control | `0x4000_0000`, 4 KiB | [`sysctl`] registers: whole-cache maintenance, cache geometry |
+//! | `tohost` | inside DRAM, when the ELF has the symbol | riscv-tests convention: the first non-zero store stops the run |
+//!
+//! Everything else is unmapped: an access there is an access fault.
+
+use crate::axi::{Axi, AxiConfig, Dir, Master};
+use crate::bus::{Access, Bus, CacheOp, MemFault, Width};
+use crate::cache::config::CacheConfig;
+use crate::cache::{Cache, Traffic};
+use crate::dram::Dram;
+use crate::events::EventSink;
+use crate::write_buffer::WriteBuffer;
+use mxpsim_detector::event::{self, Event, Origin, Range, Scope, Space};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The system-control registers (offsets from the region's base; 32-bit accesses).
+pub mod sysctl {
+    /// Size of the register region.
+    pub const SIZE: u32 = 0x1000;
+    /// Write: whole-cache maintenance. [`CACHE_CLEAN_ALL`], [`CACHE_FLUSH_ALL`] or
+    /// [`CACHE_INVAL_ALL`]; other values are ignored. Reads 0.
+    pub const CACHE_CTRL: u32 = 0x0;
+    /// Read: the data cache's line size in bytes (the SDK's `VBX_CPU_DCACHE_LINE_SIZE`).
+    pub const CACHE_LINE: u32 = 0x4;
+    /// Read: the data cache's size in bytes (0 without a cache model).
+    pub const CACHE_SIZE: u32 = 0x8;
+    pub const CACHE_CLEAN_ALL: u32 = 1;
+    pub const CACHE_FLUSH_ALL: u32 = 2;
+    pub const CACHE_INVAL_ALL: u32 = 3;
+}
+
+/// Where things are. Regions must not overlap.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MemoryMap {
+    pub dram_base: u32,
+    pub dram_size: u32,
+    /// Base of the uncached alias of DRAM (same size as DRAM).
+    pub uncached_alias: u32,
+    /// Base of the system-control registers.
+    pub sysctl: u32,
+}
+
+impl Default for MemoryMap {
+    fn default() -> Self {
+        MemoryMap {
+            dram_base: 0x8000_0000,
+            dram_size: 64 << 20,
+            uncached_alias: 0xc000_0000,
+            sysctl: 0x4000_0000,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvalidMap {
+    pub field: &'static str,
+    pub reason: String,
+}
+
+impl fmt::Display for InvalidMap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "memory.{}: {}", self.field, self.reason)
+    }
+}
+
+impl MemoryMap {
+    /// The regions as `(field, base, size)`.
+    pub fn regions(&self) -> [(&'static str, u32, u32); 3] {
+        [
+            ("dram_base", self.dram_base, self.dram_size),
+            ("uncached_alias", self.uncached_alias, self.dram_size),
+            ("sysctl", self.sysctl, sysctl::SIZE),
+        ]
+    }
+
+    pub fn validate(&self) -> Result<(), InvalidMap> {
+        let err = |field, reason: String| Err(InvalidMap { field, reason });
+        if self.dram_size == 0 || self.dram_size % 4096 != 0 {
+            return err(
+                "dram_size",
+                format!("{:#x} is not a positive multiple of 4 KiB", self.dram_size),
+            );
+        }
+        let regions = self.regions();
+        for (i, &(field, base, size)) in regions.iter().enumerate() {
+            if base % 4096 != 0 {
+                return err(field, format!("{base:#x} is not 4 KiB aligned"));
+            }
+            if base as u64 + size as u64 > 1 << 32 {
+                return err(
+                    field,
+                    format!("{size:#x} bytes at {base:#x} run past the end of the address space"),
+                );
+            }
+            for &(other, obase, osize) in &regions[..i] {
+                if Range::new(base, size).overlaps(Range::new(obase, osize)) {
+                    return err(
+                        field,
+                        format!("the region at {base:#x} ({size:#x} bytes) overlaps {other}"),
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Where an access lands.
+enum Target {
+    /// Cached DRAM (physical address).
+    Dram,
+    /// DRAM through the uncached alias, at this physical address.
+    Uncached(u32),
+    /// A system-control register at this offset.
+    Sysctl(u32),
+}
+
+pub struct MemorySystem<S: EventSink> {
+    map: MemoryMap,
+    dram: Dram,
+    /// `None`: no cache model (functional mode): coherent memory, every access a hit.
+    cache: Option<Cache>,
+    /// The line size events are reported with (the cache's, also in functional mode).
+    line: u32,
+    hit_stall: u64,
+    axi: Axi,
+    write_buffer: WriteBuffer,
+    tohost: Option<u32>,
+    tohost_value: Option<u32>,
+    sink: S,
+}
+
+impl<S: EventSink> MemorySystem<S> {
+    /// A memory system for a validated map and configurations.
+    pub fn new(map: MemoryMap, cache: &CacheConfig, axi: AxiConfig, sink: S) -> Self {
+        MemorySystem {
+            dram: Dram::new(map.dram_base, map.dram_size),
+            map,
+            cache: cache.enabled.then(|| Cache::new(cache)),
+            line: cache.line,
+            hit_stall: cache.hit_latency as u64 - 1,
+            axi: Axi::new(axi),
+            write_buffer: WriteBuffer::new(cache.write_buffer),
+            tohost: None,
+            tohost_value: None,
+            sink,
+        }
+    }
+
+    /// Watches stores to the 8-byte `tohost` word at `addr` (it lies in DRAM).
+    pub fn watch_tohost(&mut self, addr: u32) {
+        self.tohost = Some(addr);
+    }
+
+    /// The non-zero value the firmware wrote to `tohost`, if it has.
+    pub fn tohost_value(&self) -> Option<u32> {
+        self.tohost_value
+    }
+
+    pub fn dram(&self) -> &Dram {
+        &self.dram
+    }
+
+    pub fn cache(&self) -> Option<&Cache> {
+        self.cache.as_ref()
+    }
+
+    pub fn sink(&self) -> &S {
+        &self.sink
+    }
+
+    pub fn sink_mut(&mut self) -> &mut S {
+        &mut self.sink
+    }
+
+    #[inline(always)]
+    fn target(&self, addr: u32, len: u32) -> Option<Target> {
+        let m = &self.map;
+        let inside = |base: u32, size: u32| {
+            let off = addr.wrapping_sub(base);
+            (off < size && size - off >= len).then_some(off)
+        };
+        if inside(m.dram_base, m.dram_size).is_some() {
+            Some(Target::Dram)
+        } else if let Some(off) = inside(m.uncached_alias, m.dram_size) {
+            Some(Target::Uncached(m.dram_base + off))
+        } else {
+            inside(m.sysctl, sysctl::SIZE).map(Target::Sysctl)
+        }
+    }
+
+    fn emit(&mut self, event: Event) {
+        if S::ENABLED {
+            self.sink.emit(event);
+        }
+    }
+
+    /// Reports a cached access, one event per line it touches.
+    fn emit_cached(&mut self, access: event::Access, addr: u32, len: u32, at: Access) {
+        if !S::ENABLED {
+            return;
+        }
+        let origin = Origin {
+            pc: at.pc,
+            cycle: at.now,
+        };
+        for (start, part) in line_parts(addr, len, self.line) {
+            self.sink.emit(Event::Cached {
+                access,
+                range: Range::new(start, part),
+                origin,
+            });
+        }
+    }
+
+    /// Stall of the cache's memory traffic for an access made at `now`: a hit costs the hit
+    /// latency, a fill the bus read; write-backs are posted to the write buffer.
+    fn time_cache_traffic(&mut self, traffic: Traffic, now: u64) -> u64 {
+        let mut stall = self.hit_stall;
+        if traffic.fill > 0 {
+            stall = self.axi.transfer(Master::Cache, Dir::Read, traffic.fill, now) - now;
+        }
+        for bytes in [traffic.writeback, traffic.through] {
+            if bytes > 0 {
+                stall += self.post_write(Master::Cache, bytes, now + stall);
+            }
+        }
+        stall
+    }
+
+    /// Posts a write of `bytes` at `now`; returns the stall while the write buffer is full.
+    fn post_write(&mut self, master: Master, bytes: u32, now: u64) -> u64 {
+        let at = self.write_buffer.reserve(now);
+        let done = self.axi.transfer(master, Dir::Write, bytes, at);
+        self.write_buffer.push(done);
+        at - now
+    }
+
+    fn cached_read(&mut self, addr: u32, buf: &mut [u8], now: u64) -> u64 {
+        let Some(cache) = self.cache.as_mut() else {
+            self.dram.read_bytes(addr, buf).expect("target checked");
+            return 0;
+        };
+        let mut traffic = Traffic::default();
+        let mut done = 0;
+        for (start, part) in line_parts(addr, buf.len() as u32, cache.line_size()) {
+            let t = cache.read(&mut self.dram, start, &mut buf[done..done + part as usize]);
+            traffic = add(traffic, t);
+            done += part as usize;
+        }
+        self.time_cache_traffic(traffic, now)
+    }
+
+    fn cached_write(&mut self, addr: u32, data: &[u8], now: u64) -> u64 {
+        let Some(cache) = self.cache.as_mut() else {
+            self.dram.write_bytes(addr, data).expect("target checked");
+            return 0;
+        };
+        let mut traffic = Traffic::default();
+        let mut done = 0;
+        for (start, part) in line_parts(addr, data.len() as u32, cache.line_size()) {
+            let t = cache.write(&mut self.dram, start, &data[done..done + part as usize]);
+            traffic = add(traffic, t);
+            done += part as usize;
+        }
+        self.time_cache_traffic(traffic, now)
+    }
+
+    /// After a store that touched `tohost`, latch its low word if it became non-zero.
+    #[cold]
+    fn check_tohost(&mut self, tohost: u32) {
+        let mut word = [0; 4];
+        if self.peek(tohost, &mut word).is_ok() {
+            let value = u32::from_le_bytes(word);
+            if value != 0 && self.tohost_value.is_none() {
+                self.tohost_value = Some(value);
+            }
+        }
+    }
+
+    fn sysctl_read(&self, offset: u32) -> u32 {
+        match offset {
+            sysctl::CACHE_LINE => self.line,
+            sysctl::CACHE_SIZE => self.cache.as_ref().map_or(0, Cache::size),
+            _ => 0,
+        }
+    }
+
+    fn sysctl_write(&mut self, at: Access, offset: u32, value: u32) -> u64 {
+        let op = match (offset, value) {
+            (sysctl::CACHE_CTRL, sysctl::CACHE_CLEAN_ALL) => CacheOp::Clean,
+            (sysctl::CACHE_CTRL, sysctl::CACHE_FLUSH_ALL) => CacheOp::Flush,
+            (sysctl::CACHE_CTRL, sysctl::CACHE_INVAL_ALL) => CacheOp::Inval,
+            _ => return 0,
+        };
+        self.emit(Event::CacheMaintenance {
+            op,
+            scope: Scope::All,
+            origin: Origin {
+                pc: at.pc,
+                cycle: at.now,
+            },
+        });
+        match self.cache.as_mut() {
+            Some(cache) => {
+                let traffic = cache.maintain_all(&mut self.dram, op);
+                self.time_cache_traffic(traffic, at.now)
+            }
+            None => 0,
+        }
+    }
+}
+
+fn add(a: Traffic, b: Traffic) -> Traffic {
+    Traffic {
+        fill: a.fill + b.fill,
+        writeback: a.writeback + b.writeback,
+        through: a.through + b.through,
+    }
+}
+
+/// Splits `[addr, addr + len)` at line boundaries into `(start, length)` parts.
+fn line_parts(addr: u32, len: u32, line: u32) -> impl Iterator<Item = (u32, u32)> {
+    let mut pos = 0;
+    std::iter::from_fn(move || {
+        (pos < len).then(|| {
+            let start = addr + pos;
+            let part = (line - (start & (line - 1))).min(len - pos);
+            pos += part;
+            (start, part)
+        })
+    })
+}
+
+fn bytes_of(value: u32, width: Width) -> ([u8; 4], usize) {
+    (value.to_le_bytes(), width.bytes() as usize)
+}
+
+impl<S: EventSink> Bus for MemorySystem<S> {
+    #[inline(always)]
+    fn fetch(&mut self, addr: u32) -> Result<u32, MemFault> {
+        // Code is fetched from DRAM (a perfect instruction cache that sees the coherent view).
+        match self.target(addr, 4) {
+            Some(Target::Dram) => {
+                let mut word = [0; 4];
+                self.peek(addr, &mut word)?;
+                Ok(u32::from_le_bytes(word))
+            }
+            _ => Err(MemFault::Unmapped { addr }),
+        }
+    }
+
+    #[inline(always)]
+    fn load(&mut self, at: Access, addr: u32, width: Width) -> Result<(u32, u64), MemFault> {
+        let len = width.bytes();
+        let mut buf = [0u8; 4];
+        let bytes = &mut buf[..len as usize];
+        let stall = match self.target(addr, len).ok_or(MemFault::Unmapped { addr })? {
+            Target::Dram => {
+                self.emit_cached(event::Access::Read, addr, len, at);
+                self.cached_read(addr, bytes, at.now)
+            }
+            Target::Uncached(phys) => {
+                let origin = Origin {
+                    pc: at.pc,
+                    cycle: at.now,
+                };
+                let range = Range::new(phys, len);
+                self.emit(Event::CpuAccess {
+                    space: Space::Dram,
+                    access: event::Access::Read,
+                    range,
+                    origin,
+                });
+                self.dram.read_bytes(phys, bytes).expect("target checked");
+                self.axi.transfer(Master::Uncached, Dir::Read, len, at.now) - at.now
+            }
+            Target::Sysctl(offset) => {
+                let value = self.sysctl_read(offset & !3);
+                let shift = 8 * (offset & 3);
+                return Ok(((value >> shift) & width_mask(width), 0));
+            }
+        };
+        Ok((u32::from_le_bytes(buf), stall))
+    }
+
+    #[inline(always)]
+    fn store(&mut self, at: Access, addr: u32, width: Width, value: u32) -> Result<u64, MemFault> {
+        let (buf, len) = bytes_of(value, width);
+        let data = &buf[..len];
+        let stall = match self.target(addr, len as u32).ok_or(MemFault::Unmapped { addr })? {
+            Target::Dram => {
+                self.emit_cached(event::Access::Write, addr, len as u32, at);
+                let stall = self.cached_write(addr, data, at.now);
+                if let Some(tohost) = self.tohost {
+                    if addr.wrapping_sub(tohost) < 8 || tohost.wrapping_sub(addr) < len as u32 {
+                        self.check_tohost(tohost);
+                    }
+                }
+                stall
+            }
+            Target::Uncached(phys) => {
+                let origin = Origin {
+                    pc: at.pc,
+                    cycle: at.now,
+                };
+                let range = Range::new(phys, len as u32);
+                self.emit(Event::CpuAccess {
+                    space: Space::Dram,
+                    access: event::Access::Write,
+                    range,
+                    origin,
+                });
+                self.dram.write_bytes(phys, data).expect("target checked");
+                self.post_write(Master::Uncached, len as u32, at.now)
+            }
+            Target::Sysctl(offset) => self.sysctl_write(at, offset, value),
+        };
+        Ok(stall)
+    }
+
+    fn cache_block(&mut self, at: Access, op: CacheOp, addr: u32) -> Result<u64, MemFault> {
+        match self.target(addr, 1).ok_or(MemFault::Unmapped { addr })? {
+            Target::Dram => {
+                let line = addr & !(self.line - 1);
+                self.emit(Event::CacheMaintenance {
+                    op,
+                    scope: Scope::Line(line),
+                    origin: Origin {
+                        pc: at.pc,
+                        cycle: at.now,
+                    },
+                });
+                let Some(cache) = self.cache.as_mut() else { return Ok(0) };
+                let traffic = cache.maintain(&mut self.dram, op, addr);
+                Ok(self.time_cache_traffic(traffic, at.now))
+            }
+            // Uncached memory and registers have no cache blocks: nothing to do.
+            Target::Uncached(_) | Target::Sysctl(_) => Ok(0),
+        }
+    }
+
+    fn halt_requested(&self) -> bool {
+        self.tohost_value.is_some()
+    }
+
+    fn peek(&self, addr: u32, buf: &mut [u8]) -> Result<(), MemFault> {
+        let fault = MemFault::Unmapped { addr };
+        match self.target(addr, buf.len() as u32).ok_or(fault)? {
+            Target::Dram => match &self.cache {
+                Some(cache) => cache.peek(&self.dram, addr, buf).ok_or(fault),
+                None => self.dram.read_bytes(addr, buf),
+            },
+            Target::Uncached(phys) => self.dram.read_bytes(phys, buf),
+            Target::Sysctl(_) => Err(fault),
+        }
+    }
+
+    fn poke(&mut self, addr: u32, data: &[u8]) -> Result<(), MemFault> {
+        let fault = MemFault::Unmapped { addr };
+        match self.target(addr, data.len() as u32).ok_or(fault)? {
+            Target::Dram => match &mut self.cache {
+                Some(cache) => cache.poke(&mut self.dram, addr, data).ok_or(fault),
+                None => self.dram.write_bytes(addr, data),
+            },
+            Target::Uncached(phys) => self.dram.write_bytes(phys, data),
+            Target::Sysctl(_) => Err(fault),
+        }
+    }
+}
+
+fn width_mask(width: Width) -> u32 {
+    match width {
+        Width::Byte => 0xff,
+        Width::Half => 0xffff,
+        Width::Word => u32::MAX,
+    }
+}
+
+#[cfg(test)]
+mod tests;
