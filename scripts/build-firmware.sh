@@ -69,6 +69,7 @@ ARCH_FLAGS=(-march=rv32im -mabi=ilp32)
 COMMON_FLAGS=(
     "${ARCH_FLAGS[@]}" -O2 -g
     -Wall -Wextra -Werror
+    -Ifirmware/include
     -ffile-prefix-map="$ROOT"=.
     -Wa,--debug-prefix-map="$ROOT"=.
     -Wl,--build-id=none

@@ -6,6 +6,11 @@
 //! Programs QEMU cannot run (the riscv-tests `tohost` convention, deliberate trap loops) say
 //! `qemu: skip` in their header. QEMU is required (CI installs it); set `MXPSIM_SKIP_QEMU=1`
 //! to run only the mxpsim half on a machine without it.
+//!
+//! The data really lives in the simulated cache, so a cache model bug corrupts results: every
+//! program also runs under a few deliberately awkward cache configurations ([`CACHES`]) and
+//! must print the same. Programs whose output shows the default cache's behaviour say
+//! `cache: default-only`.
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::{Path, PathBuf};
@@ -17,7 +22,17 @@ struct Program {
     expected_stdout: Vec<u8>,
     expect_exit: i32,
     qemu_skip: bool,
+    default_cache_only: bool,
 }
+
+/// Cache configurations every program must be indifferent to: tiny and direct-mapped with
+/// byte-granular write-back; write-through; random replacement, fully associative; no cache.
+const CACHES: [(&str, &str); 4] = [
+    ("tiny", "size=256,line=16,ways=1,wb=byte"),
+    ("through", "size=1K,line=32,ways=2,write=through,policy=fifo"),
+    ("random", "size=2K,line=64,ways=full,policy=random,seed=7"),
+    ("off", "off"),
+];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -56,6 +71,7 @@ fn discover(dir: &str) -> Vec<Program> {
             Program {
                 elf: bin.join(format!("{name}.elf")),
                 qemu_skip: header_value(&text, "qemu: skip").is_some(),
+                default_cache_only: header_value(&text, "cache: default-only").is_some(),
                 name,
                 expected_stdout,
                 expect_exit,
@@ -90,12 +106,14 @@ fn check(p: &Program, runner: &str, output: std::process::Output) -> Result<(), 
     }
 }
 
-fn run_mxpsim(p: &Program) -> Result<(), Failed> {
-    let output = Command::new(env!("CARGO_BIN_EXE_mxpsim"))
-        .args(["run", "--max-insns", "1000000000"])
-        .arg(&p.elf)
-        .output()?;
-    check(p, "mxpsim", output)
+fn run_mxpsim(p: &Program, cache: Option<&str>) -> Result<(), Failed> {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mxpsim"));
+    command.args(["run", "--max-insns", "1000000000"]);
+    if let Some(spec) = cache {
+        command.args(["--cache", spec]);
+    }
+    let output = command.arg(&p.elf).output()?;
+    check(p, &format!("mxpsim --cache {}", cache.unwrap_or("(default)")), output)
 }
 
 fn run_qemu(p: &Program) -> Result<(), Failed> {
@@ -141,7 +159,13 @@ fn main() {
         );
         let ignore_qemu = p.qemu_skip || skip_qemu;
         let (name, q) = (p.name.clone(), p.clone());
-        trials.push(Trial::test(format!("{name}::mxpsim"), move || run_mxpsim(&p)));
+        if !p.default_cache_only {
+            for (label, spec) in CACHES {
+                let p = p.clone();
+                trials.push(Trial::test(format!("{name}::mxpsim_cache_{label}"), move || run_mxpsim(&p, Some(spec))));
+            }
+        }
+        trials.push(Trial::test(format!("{name}::mxpsim"), move || run_mxpsim(&p, None)));
         trials.push(Trial::test(format!("{name}::qemu"), move || run_qemu(&q)).with_ignored_flag(ignore_qemu));
     }
     libtest_mimic::run(&args, trials).exit();
