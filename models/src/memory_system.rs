@@ -225,7 +225,16 @@ impl<S: EventSink> MemorySystem<S> {
 
     /// Stall of the cache's memory traffic for an access made at `now`: a hit costs the hit
     /// latency, a fill the bus read; write-backs are posted to the write buffer.
+    #[inline(always)]
     fn time_cache_traffic(&mut self, traffic: Traffic, now: u64) -> u64 {
+        if traffic == Traffic::default() {
+            return self.hit_stall; // a hit: the common case
+        }
+        self.time_bus_traffic(traffic, now)
+    }
+
+    #[inline(never)]
+    fn time_bus_traffic(&mut self, traffic: Traffic, now: u64) -> u64 {
         let mut stall = self.hit_stall;
         if traffic.fill > 0 {
             stall = self.axi.transfer(Master::Cache, Dir::Read, traffic.fill, now) - now;
@@ -246,11 +255,16 @@ impl<S: EventSink> MemorySystem<S> {
         at - now
     }
 
+    #[inline(always)]
     fn cached_read(&mut self, addr: u32, buf: &mut [u8], now: u64) -> u64 {
         let Some(cache) = self.cache.as_mut() else {
             self.dram.read_bytes(addr, buf).expect("target checked");
             return 0;
         };
+        if within_line(addr, buf.len() as u32, cache.line_size()) {
+            let traffic = cache.read(&mut self.dram, addr, buf);
+            return self.time_cache_traffic(traffic, now);
+        }
         let mut traffic = Traffic::default();
         let mut done = 0;
         for (start, part) in line_parts(addr, buf.len() as u32, cache.line_size()) {
@@ -261,11 +275,16 @@ impl<S: EventSink> MemorySystem<S> {
         self.time_cache_traffic(traffic, now)
     }
 
+    #[inline(always)]
     fn cached_write(&mut self, addr: u32, data: &[u8], now: u64) -> u64 {
         let Some(cache) = self.cache.as_mut() else {
             self.dram.write_bytes(addr, data).expect("target checked");
             return 0;
         };
+        if within_line(addr, data.len() as u32, cache.line_size()) {
+            let traffic = cache.write(&mut self.dram, addr, data);
+            return self.time_cache_traffic(traffic, now);
+        }
         let mut traffic = Traffic::default();
         let mut done = 0;
         for (start, part) in line_parts(addr, data.len() as u32, cache.line_size()) {
@@ -327,6 +346,12 @@ fn add(a: Traffic, b: Traffic) -> Traffic {
         writeback: a.writeback + b.writeback,
         through: a.through + b.through,
     }
+}
+
+/// True if `[addr, addr + len)` lies in one line (every aligned access does).
+#[inline(always)]
+fn within_line(addr: u32, len: u32, line: u32) -> bool {
+    (addr & (line - 1)) + len <= line
 }
 
 /// Splits `[addr, addr + len)` at line boundaries into `(start, length)` parts.

@@ -120,6 +120,7 @@ impl Cache {
     }
 
     /// Loads `buf.len()` bytes at `addr`, all within one line.
+    #[inline]
     pub fn read(&mut self, mem: &mut Dram, addr: u32, buf: &mut [u8]) -> Traffic {
         debug_assert!(self.line_of(addr) == self.line_of(addr + buf.len() as u32 - 1));
         self.stats.read_accesses += 1;
@@ -139,6 +140,7 @@ impl Cache {
     }
 
     /// Stores `data` at `addr`, all within one line.
+    #[inline]
     pub fn write(&mut self, mem: &mut Dram, addr: u32, data: &[u8]) -> Traffic {
         debug_assert!(self.line_of(addr) == self.line_of(addr + data.len() as u32 - 1));
         self.stats.write_accesses += 1;
@@ -177,6 +179,7 @@ impl Cache {
     }
 
     /// Makes room for `line` and fills it from memory.
+    #[inline(never)]
     fn allocate(&mut self, mem: &mut Dram, line: u32, traffic: &mut Traffic) -> u32 {
         let set = self.set_of(line);
         let first = set * self.ways;
