@@ -9,7 +9,11 @@ use std::process::{Command, Output};
 
 fn firmware(name: &str) -> String {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    root.join("firmware/bin/tests").join(format!("{name}.elf")).to_str().unwrap().to_string()
+    root.join("firmware/bin/tests")
+        .join(format!("{name}.elf"))
+        .to_str()
+        .unwrap()
+        .to_string()
 }
 
 fn temp(name: &str) -> String {
@@ -19,7 +23,10 @@ fn temp(name: &str) -> String {
 }
 
 fn mxpsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mxpsim")).args(args).output().expect("mxpsim runs")
+    Command::new(env!("CARGO_BIN_EXE_mxpsim"))
+        .args(args)
+        .output()
+        .expect("mxpsim runs")
 }
 
 /// Runs `mxpsim run --stats-json` with extra arguments and returns the statistics.
@@ -49,7 +56,10 @@ fn statistics_match_hand_computed_counts() {
     assert_eq!(s["instructions"], 12);
     assert_eq!((count("read_accesses"), count("read_misses")), (3, 2));
     assert_eq!((count("write_accesses"), count("write_misses")), (3, 2));
-    assert_eq!((count("writebacks"), count("evictions"), count("maintenance_ops")), (1, 0, 1));
+    assert_eq!(
+        (count("writebacks"), count("evictions"), count("maintenance_ops")),
+        (1, 0, 1)
+    );
     assert_eq!((count("bytes_read"), count("bytes_written")), (128, 32));
     // 12 instructions at one cycle; four fills of 20 cycles latency + 8 beats; the last
     // fill waits 4 cycles for the flush's write-back (8 beats) to leave the data channel.
@@ -62,8 +72,14 @@ fn write_through_statistics() {
     let c = &s["cache"];
     // Write misses do not allocate: only the two read misses fill lines; every store's
     // bytes go to memory, and nothing is ever dirty.
-    assert_eq!((c["write_misses"].as_u64(), c["bytes_read"].as_u64()), (Some(2), Some(64)));
-    assert_eq!((c["writebacks"].as_u64(), c["bytes_written"].as_u64()), (Some(0), Some(12)));
+    assert_eq!(
+        (c["write_misses"].as_u64(), c["bytes_read"].as_u64()),
+        (Some(2), Some(64))
+    );
+    assert_eq!(
+        (c["writebacks"].as_u64(), c["bytes_written"].as_u64()),
+        (Some(0), Some(12))
+    );
 }
 
 #[test]
@@ -99,8 +115,23 @@ fn runs_with_the_cache_model_are_byte_identical() {
     let run = || {
         let trace = temp("memwalk.trace");
         let json = temp("memwalk.json");
-        let o = mxpsim(&["run", "--stats", "--stats-json", &json, "--trace", &trace, "--cache", "policy=random", &firmware("memwalk")]);
-        (o.stdout, o.stderr, std::fs::read(&trace).unwrap(), std::fs::read(&json).unwrap())
+        let o = mxpsim(&[
+            "run",
+            "--stats",
+            "--stats-json",
+            &json,
+            "--trace",
+            &trace,
+            "--cache",
+            "policy=random",
+            &firmware("memwalk"),
+        ]);
+        (
+            o.stdout,
+            o.stderr,
+            std::fs::read(&trace).unwrap(),
+            std::fs::read(&json).unwrap(),
+        )
     };
     assert!(run() == run());
 }
@@ -146,4 +177,67 @@ fn invalid_configurations_name_the_field() {
     let o = mxpsim(&["config", "--dump", "--config", &typo]);
     assert_eq!(o.status.code(), Some(110));
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown field `lines`"));
+}
+
+#[test]
+fn recorded_trace_is_the_event_stream() {
+    use mxpsim_detector::event::{Access, CacheGeometry, CacheOp, Event, Scope, Space, WriteBack};
+    use mxpsim_sim::config::MachineConfig;
+    use mxpsim_sim::event_trace::TraceReader;
+    use mxpsim_sim::machine::Machine;
+    use mxpsim_sim::semihost::Semihost;
+
+    let elf = firmware("cache_coherence");
+    let file = temp("cache_coherence.trace");
+    let o = mxpsim(&["run", "--record-trace", &file, &elf]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let reader = TraceReader::new(std::io::BufReader::new(std::fs::File::open(&file).unwrap())).unwrap();
+    assert_eq!(
+        reader.header.geometry,
+        CacheGeometry {
+            line_size: 32,
+            write_back: WriteBack::Line
+        }
+    );
+    let recorded: Vec<Event> = reader.collect::<Result<_, _>>().unwrap();
+
+    // The same run in-process, collecting the events in memory.
+    let config = MachineConfig::default();
+    let image = mxpsim_sim::elf::load(elf.as_ref()).unwrap();
+    let host = Semihost::new(
+        Box::new(std::io::sink()),
+        Box::new(std::io::sink()),
+        elf.clone(),
+        config.clock_hz,
+    );
+    let mut machine = Machine::new(&config, image, host, Vec::new()).unwrap();
+    machine.run(&mut (), None);
+    assert!(
+        recorded == machine.into_sink(),
+        "the file holds exactly the event stream"
+    );
+
+    // What cache_coherence.c does, seen in its events.
+    let count = |f: &dyn Fn(&Event) -> bool| recorded.iter().filter(|e| f(e)).count();
+    let maintenance = |want: CacheOp, all: bool| {
+        count(
+            &|e| matches!(e, Event::CacheMaintenance { op, scope, .. } if *op == want && matches!(scope, Scope::All) == all),
+        )
+    };
+    assert_eq!(
+        (maintenance(CacheOp::Flush, false), maintenance(CacheOp::Clean, false)),
+        (2, 1)
+    );
+    assert_eq!(
+        (maintenance(CacheOp::Inval, false), maintenance(CacheOp::Flush, true)),
+        (2, 1)
+    );
+    let uncached =
+        |want: Access| count(&|e| matches!(e, Event::CpuAccess { space: Space::Dram, access, .. } if *access == want));
+    assert_eq!(uncached(Access::Write), 7, "u[3] and the six DMA-buffer words");
+    assert!(uncached(Access::Read) >= 9);
+    assert!(
+        count(&|e| matches!(e, Event::Cached { .. })) > 1000,
+        "picolibc's start-up and printf"
+    );
 }

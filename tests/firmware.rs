@@ -162,7 +162,9 @@ fn main() {
         if !p.default_cache_only {
             for (label, spec) in CACHES {
                 let p = p.clone();
-                trials.push(Trial::test(format!("{name}::mxpsim_cache_{label}"), move || run_mxpsim(&p, Some(spec))));
+                trials.push(Trial::test(format!("{name}::mxpsim_cache_{label}"), move || {
+                    run_mxpsim(&p, Some(spec))
+                }));
             }
         }
         trials.push(Trial::test(format!("{name}::mxpsim"), move || run_mxpsim(&p, None)));

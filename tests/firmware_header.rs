@@ -42,5 +42,9 @@ fn firmware_header_matches_the_simulator() {
     for (name, value) in expected {
         assert_eq!(d.get(name), Some(&value), "{name} in mxpsim.h");
     }
-    assert_eq!(d.len(), expected.len(), "mxpsim.h defines constants this test does not check: {d:?}");
+    assert_eq!(
+        d.len(),
+        expected.len(),
+        "mxpsim.h defines constants this test does not check: {d:?}"
+    );
 }

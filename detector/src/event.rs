@@ -25,7 +25,7 @@ use std::fmt;
 pub type Pos = u64;
 
 /// The two address spaces that nodes touch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Space {
     /// Main memory (physical DRAM addresses).
     Dram,
@@ -34,7 +34,7 @@ pub enum Space {
 }
 
 /// A half-open byte range `[start, start + len)` within one space.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Range {
     pub start: u32,
     pub len: u32,
@@ -55,10 +55,7 @@ impl Range {
     }
 
     pub fn overlaps(self, other: Range) -> bool {
-        !self.is_empty()
-            && !other.is_empty()
-            && (self.start as u64) < other.end()
-            && (other.start as u64) < self.end()
+        !self.is_empty() && !other.is_empty() && (self.start as u64) < other.end() && (other.start as u64) < self.end()
     }
 
     /// The common bytes, if any.
@@ -75,14 +72,14 @@ impl fmt::Display for Range {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Access {
     Read,
     Write,
 }
 
 /// A cache maintenance operation (`cbo.*`, or the whole-cache command).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum CacheOp {
     /// Write back if dirty; the line stays valid (so it does not order later allocations).
     Clean,
@@ -93,7 +90,7 @@ pub enum CacheOp {
 }
 
 /// What a maintenance operation covers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Scope {
     /// The line at this line-aligned DRAM address.
     Line(u32),
@@ -102,7 +99,7 @@ pub enum Scope {
 }
 
 /// Direction of a DMA transfer, named after the SDK calls.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum DmaDir {
     /// `vbx_dma_to_vector`: the paper's `dma_r`. Reads DRAM, writes the scratchpad.
     ToScratchpad,
@@ -111,7 +108,7 @@ pub enum DmaDir {
 }
 
 /// What the CPU asks the accelerator for (the paper's `do_dma_read`, `do_dma_write`, `do_vec`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Request {
     Dma(DmaDir),
     Vector,
@@ -119,14 +116,14 @@ pub enum Request {
 
 /// Where a node comes from, for reports: the PC of the instruction that caused it (for engine
 /// nodes, the instruction-port store of the request) and the simulated cycle it happened at.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Origin {
     pub pc: u32,
     pub cycle: u64,
 }
 
 /// One node of the happens-before model as the hardware reports it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Event {
     // ---- CPU nodes: each takes the next CPU timeline position.
     /// `cpu_uncached_read/write` (space `Dram`, through the uncached alias) or
@@ -145,11 +142,7 @@ pub enum Event {
         origin: Origin,
     },
     /// `cache_clean` / `cache_flush` / `cache_inval`.
-    CacheMaintenance {
-        op: CacheOp,
-        scope: Scope,
-        origin: Origin,
-    },
+    CacheMaintenance { op: CacheOp, scope: Scope, origin: Origin },
     /// `do_dma_read` / `do_dma_write` / `do_vec`: the CPU wrote a command to the instruction
     /// port. Ordering only; the engine node that carries it out names this position.
     Request { request: Request, origin: Origin },
@@ -197,7 +190,7 @@ pub enum WriteBack {
 /// What the detector must know of the cache: what an allocation reads and a write-back
 /// writes. Size, ways, replacement and timing are deliberately absent (they must not change
 /// the verdict).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct CacheGeometry {
     /// Line size in bytes (a power of two).
     pub line_size: u32,
@@ -221,10 +214,7 @@ mod tests {
         assert!(a.overlaps(Range::new(0x10f, 1)));
         assert!(!a.overlaps(Range::new(0x110, 4)));
         assert!(!a.overlaps(Range::new(0x100, 0)));
-        assert_eq!(
-            a.intersection(Range::new(0x108, 0x20)),
-            Some(Range::new(0x108, 8))
-        );
+        assert_eq!(a.intersection(Range::new(0x108, 0x20)), Some(Range::new(0x108, 8)));
         assert_eq!(Range::new(0xffff_fff0, 0x10).end(), 1 << 32);
         assert!(Range::new(0xffff_fff0, 0x10).overlaps(Range::new(0xffff_ffff, 1)));
     }

@@ -179,8 +179,8 @@ impl<S: EventSink> MemorySystem<S> {
         &self.sink
     }
 
-    pub fn sink_mut(&mut self) -> &mut S {
-        &mut self.sink
+    pub fn into_sink(self) -> S {
+        self.sink
     }
 
     #[inline(always)]

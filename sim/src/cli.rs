@@ -2,6 +2,7 @@
 
 use crate::config::{parse_size, MachineConfig};
 use crate::elf;
+use crate::event_trace::TraceWriter;
 use crate::exit_code::Failure;
 use crate::machine::{Machine, Outcome};
 use crate::semihost::Semihost;
@@ -9,9 +10,10 @@ use crate::trace::Tracer;
 use clap::{Args, Parser, Subcommand};
 use mxpsim_models::cpu::decode::disassemble;
 use mxpsim_models::cpu::Cause;
+use mxpsim_models::events::EventSink;
 use std::fs::File;
 use std::io::{self, BufWriter};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -127,6 +129,11 @@ struct RunArgs {
     #[arg(long, value_name = "FILE")]
     stats_json: Option<PathBuf>,
 
+    /// Record the memory-interface event stream (what the race detector sees) to FILE, in
+    /// mxpsim's compact trace format.
+    #[arg(long, value_name = "FILE")]
+    record_trace: Option<PathBuf>,
+
     #[command(flatten)]
     machine: MachineArgs,
 }
@@ -170,17 +177,29 @@ fn fail(failure: Failure, message: impl std::fmt::Display) -> u8 {
     failure.code()
 }
 
+/// One of mxpsim's own failures: its exit status and its message.
+struct Fatal(Failure, String);
+
+fn io_error(path: &Path) -> impl Fn(io::Error) -> Fatal + '_ {
+    move |e| Fatal(Failure::HostIo, format!("{}: {e}", path.display()))
+}
+
+fn create(path: &Path) -> Result<BufWriter<File>, Fatal> {
+    File::create(path).map(BufWriter::new).map_err(io_error(path))
+}
+
 fn run(args: RunArgs) -> u8 {
-    let config = match args.machine.machine() {
-        Ok(config) => config,
-        Err(e) => return fail(Failure::InvalidConfig, e),
-    };
+    match try_run(&args) {
+        Ok(status) => status,
+        Err(Fatal(failure, message)) => fail(failure, message),
+    }
+}
+
+fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
+    let config = args.machine.machine().map_err(|e| Fatal(Failure::InvalidConfig, e))?;
     let path = args.firmware.display().to_string();
-    let image = match elf::load(&args.firmware) {
-        Ok(image) => image,
-        Err(e) => return fail(e.failure(), format_args!("{path}: {e}")),
-    };
-    let cmdline = std::iter::once(path.clone())
+    let image = elf::load(&args.firmware).map_err(|e| Fatal(e.failure(), format!("{path}: {e}")))?;
+    let cmdline = std::iter::once(path)
         .chain(args.args.iter().cloned())
         .collect::<Vec<_>>()
         .join(" ");
@@ -190,47 +209,52 @@ fn run(args: RunArgs) -> u8 {
         cmdline,
         config.clock_hz,
     );
-    let mut machine = match Machine::new(&config, image, host, ()) {
-        Ok(m) => m,
-        Err(e) => return fail(Failure::OutsideMemory, format_args!("{path}: {e}")),
-    };
+    match &args.record_trace {
+        None => simulate(args, &config, image, host, ()).map(|(status, ())| status),
+        Some(trace) => {
+            let writer = TraceWriter::new(create(trace)?, config.geometry()).map_err(io_error(trace))?;
+            let (status, writer) = simulate(args, &config, image, host, writer)?;
+            writer.finish().map_err(io_error(trace))?;
+            Ok(status)
+        }
+    }
+}
 
+/// Builds the machine with its event sink, runs it, reports; returns the exit status and
+/// the sink.
+fn simulate<S: EventSink>(
+    args: &RunArgs,
+    config: &MachineConfig,
+    image: elf::Image,
+    host: Semihost,
+    sink: S,
+) -> Result<(u8, S), Fatal> {
+    let path = args.firmware.display();
+    let mut machine =
+        Machine::new(config, image, host, sink).map_err(|e| Fatal(Failure::OutsideMemory, format!("{path}: {e}")))?;
     let outcome = match &args.trace {
         None => machine.run(&mut (), args.max_insns),
-        Some(trace_path) => {
-            let file = match File::create(trace_path) {
-                Ok(f) => f,
-                Err(e) => {
-                    return fail(
-                        Failure::HostIo,
-                        format_args!("cannot create {}: {e}", trace_path.display()),
-                    )
-                }
-            };
-            let mut tracer = Tracer::new(BufWriter::new(file));
+        Some(trace) => {
+            let mut tracer = Tracer::new(create(trace)?);
             let outcome = machine.run(&mut tracer, args.max_insns);
-            if let Err(e) = tracer.finish() {
-                return fail(Failure::HostIo, format_args!("writing {}: {e}", trace_path.display()));
-            }
+            tracer.finish().map_err(io_error(trace))?;
             outcome
         }
     };
-
     let stats = machine.stats();
     if args.stats {
         eprintln!("{stats}");
     }
-    if let Some(path) = &args.stats_json {
+    if let Some(json_path) = &args.stats_json {
         let json = serde_json::to_string_pretty(&stats).expect("statistics are plain data");
-        if let Err(e) = std::fs::write(path, json + "\n") {
-            return fail(Failure::HostIo, format_args!("writing {}: {e}", path.display()));
-        }
+        std::fs::write(json_path, json + "\n").map_err(io_error(json_path))?;
     }
-    report(&machine, outcome)
+    let status = report(&machine, outcome);
+    Ok((status, machine.into_sink()))
 }
 
 /// Turns the outcome into an exit status, explaining anything that is not a plain exit.
-fn report(machine: &Machine, outcome: Outcome) -> u8 {
+fn report<S: EventSink>(machine: &Machine<S>, outcome: Outcome) -> u8 {
     let at = |pc| machine.symbols.describe(pc);
     match outcome {
         // The process status keeps the low 8 bits, as a POSIX exit() would.

@@ -31,7 +31,7 @@
 //! div = 32
 //! ```
 
-use mxpsim_detector::event::WriteBack;
+use mxpsim_detector::event::{CacheGeometry, WriteBack};
 use mxpsim_models::axi::AxiConfig;
 use mxpsim_models::cache::config::{CacheConfig, Policy, WritePolicy};
 use mxpsim_models::cpu::timing::CpuTiming;
@@ -113,6 +113,14 @@ impl MachineConfig {
             out.push('\n');
         }
         out
+    }
+
+    /// What the race detector needs to know of the cache.
+    pub fn geometry(&self) -> CacheGeometry {
+        CacheGeometry {
+            line_size: self.cache.line,
+            write_back: self.cache.writeback,
+        }
     }
 
     pub fn validate(&self) -> Result<(), ConfigError> {

@@ -4,6 +4,7 @@
 pub mod cli;
 pub mod config;
 pub mod elf;
+pub mod event_trace;
 pub mod exit_code;
 pub mod machine;
 pub mod semihost;

@@ -167,6 +167,11 @@ impl<S: EventSink> Machine<S> {
         outcome
     }
 
+    /// The event sink, with everything the run reported.
+    pub fn into_sink(self) -> S {
+        self.bus.into_sink()
+    }
+
     pub fn stats(&self) -> RunStats {
         RunStats {
             instructions: self.hart.csr.instret,
