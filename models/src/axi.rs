@@ -1,23 +1,27 @@
 //! The AXI interconnect's timing: every transaction between a master and DRAM takes
-//! simulated time, and masters share the data channel.
+//! simulated time, and the masters share one data path to memory.
 //!
 //! The model: a transaction is split into bursts of at most `max_burst` beats of
-//! `data_width` bytes. A burst waits for the data channel, then takes `latency` cycles
-//! (address phase and memory access, pipelined with other bursts) plus one cycle per beat;
-//! the data channel is busy for the beats only. Masters are granted in the order they
-//! request. With one in-order CPU as the only requester, two masters never wait at the same
-//! moment; round-robin arbitration between simultaneous waiters belongs with the DMA engine,
-//! the first master that runs concurrently with the CPU.
+//! `data_width` bytes. A burst is granted the data path, then takes `latency` cycles (address
+//! phase and memory access, pipelined with other bursts) plus one cycle per beat; the path is
+//! busy for the beats only. Each master's bursts are served in order; between masters the
+//! arbiter is round-robin, burst by burst, starting after the master granted last.
+//!
+//! Writes are *posted* ([`Axi::post`]): they queue and are granted as the bus frees up,
+//! interleaved round-robin with other masters' bursts, while the poster goes on. Reads are
+//! *blocking* ([`Axi::transfer`]): the caller learns when its data arrives. Time is driven
+//! by the callers' `now`, which never goes back.
 
 use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AxiConfig {
-    /// Cycles from a read burst's request to its first data beat.
+    /// Cycles from a read burst's grant to its first data beat.
     pub read_latency: u32,
-    /// Cycles from a write burst's request to its acceptance by memory.
+    /// Cycles from a write burst's grant to its acceptance by memory.
     pub write_latency: u32,
     /// Bytes per beat (a power of two, 1 to 64).
     pub data_width: u32,
@@ -75,42 +79,158 @@ pub enum Master {
     Uncached = 1,
 }
 
+const MASTERS: usize = 2;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dir {
     Read,
     Write,
 }
 
+/// A transaction, as [`Axi::post`] names it.
+pub type Txn = u64;
+
+#[derive(Clone, Copy, Debug)]
+struct Burst {
+    txn: Txn,
+    /// The earliest cycle it may be granted (when it was issued).
+    ready_at: u64,
+    beats: u64,
+    latency: u64,
+    /// The last burst of its transaction.
+    last: bool,
+}
+
 pub struct Axi {
     cfg: AxiConfig,
-    /// The first cycle at which the data channel is free.
+    /// The first cycle at which the data path is free after every burst granted so far.
     free_at: u64,
+    /// Bursts waiting for a grant, per master, in issue order.
+    waiting: [VecDeque<Burst>; MASTERS],
+    /// The master granted last (round-robin starts after it).
+    last_granted: usize,
+    next_txn: Txn,
+    /// Completion cycles of posted transactions that are fully granted.
+    completed: BTreeMap<Txn, u64>,
 }
 
 impl Axi {
     pub fn new(cfg: AxiConfig) -> Self {
-        Axi { cfg, free_at: 0 }
+        Axi {
+            cfg,
+            free_at: 0,
+            waiting: Default::default(),
+            last_granted: MASTERS - 1,
+            next_txn: 0,
+            completed: BTreeMap::new(),
+        }
     }
 
-    /// A transaction of `bytes` bytes requested at cycle `now`; returns the cycle at which it
-    /// completes (read data delivered, or write accepted).
-    pub fn transfer(&mut self, _master: Master, dir: Dir, bytes: u32, now: u64) -> u64 {
+    fn enqueue(&mut self, master: Master, dir: Dir, bytes: u32, now: u64) -> Txn {
+        let txn = self.next_txn;
+        self.next_txn += 1;
         let latency = match dir {
             Dir::Read => self.cfg.read_latency,
             Dir::Write => self.cfg.write_latency,
         } as u64;
-        let beats = bytes.div_ceil(self.cfg.data_width).max(1);
-        let mut done = now;
-        let mut left = beats;
-        let mut at = now;
-        while left > 0 {
-            let burst = left.min(self.cfg.max_burst) as u64;
-            let start = at.max(self.free_at);
-            self.free_at = start + burst;
-            done = start + latency + burst;
-            at = start;
-            left -= burst as u32;
+        let mut beats = bytes.div_ceil(self.cfg.data_width).max(1) as u64;
+        while beats > 0 {
+            let burst = beats.min(self.cfg.max_burst as u64);
+            beats -= burst;
+            self.waiting[master as usize].push_back(Burst {
+                txn,
+                ready_at: now,
+                beats: burst,
+                latency,
+                last: beats == 0,
+            });
         }
+        txn
+    }
+
+    /// When the next grant happens and to which master, if any burst is waiting.
+    fn next_grant(&self) -> Option<(u64, usize)> {
+        let earliest = self
+            .waiting
+            .iter()
+            .filter_map(|q| q.front())
+            .map(|b| b.ready_at)
+            .min()?;
+        let at = self.free_at.max(earliest);
+        // Round-robin among the masters with a burst ready at that moment.
+        let master = (1..=MASTERS)
+            .map(|i| (self.last_granted + i) % MASTERS)
+            .find(|&m| self.waiting[m].front().is_some_and(|b| b.ready_at <= at))
+            .expect("the earliest burst is ready");
+        Some((at, master))
+    }
+
+    /// Grants the next burst; returns its transaction, completion cycle and whether it was
+    /// the transaction's last.
+    fn grant(&mut self, at: u64, master: usize) -> (Txn, u64, bool) {
+        let b = self.waiting[master]
+            .pop_front()
+            .expect("next_grant chose a waiting master");
+        self.free_at = at + b.beats;
+        self.last_granted = master;
+        let done = at + b.latency + b.beats;
+        if b.last {
+            self.completed.insert(b.txn, done);
+        }
+        (b.txn, done, b.last)
+    }
+
+    /// Grants every waiting burst whose grant comes before `now`: they are on the bus by now.
+    fn advance(&mut self, now: u64) {
+        while let Some((at, master)) = self.next_grant().filter(|&(at, _)| at < now) {
+            self.grant(at, master);
+        }
+    }
+
+    /// Grants bursts in arbitration order until `txn` is complete; returns its completion.
+    fn finish(&mut self, txn: Txn) -> u64 {
+        loop {
+            if let Some(&done) = self.completed.get(&txn) {
+                return done;
+            }
+            let (at, master) = self.next_grant().expect("an incomplete transaction has waiting bursts");
+            self.grant(at, master);
+        }
+    }
+
+    /// A blocking transaction of `bytes` bytes issued at cycle `now`; returns the cycle at
+    /// which it completes (read data delivered, or write accepted).
+    pub fn transfer(&mut self, master: Master, dir: Dir, bytes: u32, now: u64) -> u64 {
+        self.advance(now);
+        let txn = self.enqueue(master, dir, bytes, now);
+        let done = self.finish(txn);
+        self.completed.remove(&txn);
+        done
+    }
+
+    /// A posted write of `bytes` bytes issued at `now`: it waits for the bus while the poster
+    /// goes on. Follow it with [`Axi::completion`] or [`Axi::wait`].
+    pub fn post(&mut self, master: Master, bytes: u32, now: u64) -> Txn {
+        self.advance(now);
+        self.enqueue(master, Dir::Write, bytes, now)
+    }
+
+    /// Whether posted transaction `txn` has completed by cycle `now` (it is then forgotten).
+    pub fn completed_by(&mut self, txn: Txn, now: u64) -> bool {
+        self.advance(now);
+        match self.completed.get(&txn) {
+            Some(&done) if done <= now => {
+                self.completed.remove(&txn);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Waits for posted transaction `txn`: returns its completion cycle (and forgets it).
+    pub fn wait(&mut self, txn: Txn) -> u64 {
+        let done = self.finish(txn);
+        self.completed.remove(&txn);
         done
     }
 }
@@ -119,41 +239,55 @@ impl Axi {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_read_takes_latency_plus_beats() {
-        let mut axi = Axi::new(AxiConfig {
+    fn axi(max_burst: u32) -> Axi {
+        Axi::new(AxiConfig {
             read_latency: 10,
             write_latency: 5,
             data_width: 4,
-            max_burst: 16,
-        });
-        assert_eq!(axi.transfer(Master::Cache, Dir::Read, 32, 100), 100 + 10 + 8);
+            max_burst,
+        })
+    }
+
+    #[test]
+    fn a_read_takes_latency_plus_beats() {
+        assert_eq!(axi(16).transfer(Master::Cache, Dir::Read, 32, 100), 100 + 10 + 8);
     }
 
     #[test]
     fn long_transfers_split_into_bursts() {
-        let mut axi = Axi::new(AxiConfig {
-            read_latency: 10,
-            write_latency: 5,
-            data_width: 4,
-            max_burst: 4,
-        });
-        // 64 bytes = 16 beats = 4 bursts of 4; data channel busy 4 cycles per burst.
-        assert_eq!(axi.transfer(Master::Cache, Dir::Read, 64, 0), 12 + 10 + 4);
+        // 64 bytes = 16 beats = 4 bursts of 4; the data path is busy 4 cycles per burst.
+        assert_eq!(axi(4).transfer(Master::Cache, Dir::Read, 64, 0), 12 + 10 + 4);
     }
 
     #[test]
-    fn masters_wait_for_the_data_channel() {
-        let mut axi = Axi::new(AxiConfig {
-            read_latency: 10,
-            write_latency: 5,
-            data_width: 4,
-            max_burst: 16,
-        });
-        assert_eq!(axi.transfer(Master::Cache, Dir::Write, 64, 0), 5 + 16);
-        // The uncached read at cycle 2 waits until the write's beats are through (cycle 16).
-        assert_eq!(axi.transfer(Master::Uncached, Dir::Read, 4, 2), 16 + 10 + 1);
-        assert_eq!(axi.transfer(Master::Uncached, Dir::Read, 4, 100), 100 + 10 + 1);
+    fn posted_writes_let_the_poster_go_on() {
+        let mut a = axi(16);
+        let w = a.post(Master::Cache, 64, 0); // 16 beats from cycle 0
+        assert!(!a.completed_by(w, 20));
+        assert!(a.completed_by(w, 21));
+        // The data path is free again at 16.
+        assert_eq!(a.transfer(Master::Uncached, Dir::Read, 4, 30), 30 + 10 + 1);
+    }
+
+    #[test]
+    fn masters_take_turns_burst_by_burst() {
+        let mut a = axi(4);
+        // The cache posts 4 bursts of 4 beats at cycle 0; the first is granted at once.
+        let w = a.post(Master::Cache, 64, 0);
+        // An uncached read at cycle 1 gets the path after the current burst (cycle 4), not
+        // after all four: round-robin.
+        assert_eq!(a.transfer(Master::Uncached, Dir::Read, 4, 1), 4 + 10 + 1);
+        // The write's remaining three bursts follow: 5..9, 9..13, 13..17, the last accepted at 22.
+        assert_eq!(a.wait(w), 13 + 5 + 4);
+    }
+
+    #[test]
+    fn one_masters_transactions_stay_in_order() {
+        let mut a = axi(16);
+        let w = a.post(Master::Cache, 64, 0); // beats 0..16
+                                              // A fill from the same port queues behind its own posted write-back.
+        assert_eq!(a.transfer(Master::Cache, Dir::Read, 16, 2), 16 + 10 + 4);
+        assert_eq!(a.wait(w), 5 + 16);
     }
 
     #[test]

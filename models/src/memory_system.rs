@@ -249,10 +249,7 @@ impl<S: EventSink> MemorySystem<S> {
 
     /// Posts a write of `bytes` at `now`; returns the stall while the write buffer is full.
     fn post_write(&mut self, master: Master, bytes: u32, now: u64) -> u64 {
-        let at = self.write_buffer.reserve(now);
-        let done = self.axi.transfer(master, Dir::Write, bytes, at);
-        self.write_buffer.push(done);
-        at - now
+        self.write_buffer.post(&mut self.axi, master, bytes, now)
     }
 
     #[inline(always)]

@@ -2,12 +2,13 @@
 //! uncached stores) wait here for the bus, so the CPU stalls on a write only when the
 //! buffer is full.
 
+use crate::axi::{Axi, Master, Txn};
 use std::collections::VecDeque;
 
 pub struct WriteBuffer {
     depth: usize,
-    /// Completion cycles of the writes still in flight, oldest first.
-    in_flight: VecDeque<u64>,
+    /// The posted writes not known to have completed, oldest first.
+    in_flight: VecDeque<Txn>,
 }
 
 impl WriteBuffer {
@@ -18,37 +19,43 @@ impl WriteBuffer {
         }
     }
 
-    /// Makes room for a write posted at `now`; returns the cycle at which it can enter the
-    /// buffer (later than `now` only when the buffer was full).
-    pub fn reserve(&mut self, now: u64) -> u64 {
-        while self.in_flight.front().is_some_and(|&done| done <= now) {
+    /// Posts a write of `bytes` from `master` at `now`; returns the stall: the cycles until
+    /// the buffer had room (non-zero only when it was full).
+    pub fn post(&mut self, axi: &mut Axi, master: Master, bytes: u32, now: u64) -> u64 {
+        while self.in_flight.front().is_some_and(|&txn| axi.completed_by(txn, now)) {
             self.in_flight.pop_front();
         }
-        if self.in_flight.len() < self.depth {
-            return now;
+        let mut at = now;
+        if self.in_flight.len() == self.depth {
+            let oldest = self.in_flight.pop_front().expect("a full buffer is not empty");
+            at = axi.wait(oldest).max(now);
         }
-        self.in_flight.pop_front().expect("buffer is full, so not empty")
-    }
-
-    /// Records a write that completes at `done`.
-    pub fn push(&mut self, done: u64) {
-        self.in_flight.push_back(done);
+        self.in_flight.push_back(axi.post(master, bytes, at));
+        at - now
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::axi::AxiConfig;
 
     #[test]
     fn stalls_only_when_full() {
+        let mut axi = Axi::new(AxiConfig {
+            read_latency: 10,
+            write_latency: 10,
+            data_width: 4,
+            max_burst: 16,
+        });
         let mut wb = WriteBuffer::new(2);
-        assert_eq!(wb.reserve(0), 0);
-        wb.push(50);
-        assert_eq!(wb.reserve(1), 1);
-        wb.push(60);
-        assert_eq!(wb.reserve(2), 50, "full: wait for the oldest write");
-        wb.push(70);
-        assert_eq!(wb.reserve(65), 65, "both older writes have drained");
+        assert_eq!(wb.post(&mut axi, Master::Cache, 4, 0), 0); // granted at 0, done 11
+        assert_eq!(wb.post(&mut axi, Master::Cache, 4, 1), 0); // granted at 1, done 12
+        assert_eq!(
+            wb.post(&mut axi, Master::Cache, 4, 2),
+            9,
+            "full: wait for the oldest (done at 11)"
+        );
+        assert_eq!(wb.post(&mut axi, Master::Cache, 4, 40), 0, "everything has drained");
     }
 }
