@@ -13,7 +13,7 @@
 //! by the callers' `now`, which never goes back.
 
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -99,6 +99,8 @@ struct Burst {
     latency: u64,
     /// The last burst of its transaction.
     last: bool,
+    /// Part of a posted transaction (whose completion is kept until collected).
+    posted: bool,
 }
 
 pub struct Axi {
@@ -110,8 +112,9 @@ pub struct Axi {
     /// The master granted last (round-robin starts after it).
     last_granted: usize,
     next_txn: Txn,
-    /// Completion cycles of posted transactions that are fully granted.
-    completed: BTreeMap<Txn, u64>,
+    /// Completion cycles of posted transactions that are fully granted but not yet
+    /// collected: a handful at most (the write buffer's depth).
+    completed: Vec<(Txn, u64)>,
 }
 
 impl Axi {
@@ -122,11 +125,11 @@ impl Axi {
             waiting: Default::default(),
             last_granted: MASTERS - 1,
             next_txn: 0,
-            completed: BTreeMap::new(),
+            completed: Vec::new(),
         }
     }
 
-    fn enqueue(&mut self, master: Master, dir: Dir, bytes: u32, now: u64) -> Txn {
+    fn enqueue(&mut self, master: Master, dir: Dir, bytes: u32, now: u64, posted: bool) -> Txn {
         let txn = self.next_txn;
         self.next_txn += 1;
         let latency = match dir {
@@ -137,13 +140,15 @@ impl Axi {
         while beats > 0 {
             let burst = beats.min(self.cfg.max_burst as u64);
             beats -= burst;
-            self.waiting[master as usize].push_back(Burst {
+            let b = Burst {
                 txn,
                 ready_at: now,
                 beats: burst,
                 latency,
                 last: beats == 0,
-            });
+                posted,
+            };
+            self.waiting[master as usize].push_back(b);
         }
         txn
     }
@@ -174,8 +179,8 @@ impl Axi {
         self.free_at = at + b.beats;
         self.last_granted = master;
         let done = at + b.latency + b.beats;
-        if b.last {
-            self.completed.insert(b.txn, done);
+        if b.last && b.posted {
+            self.completed.push((b.txn, done));
         }
         (b.txn, done, b.last)
     }
@@ -187,51 +192,56 @@ impl Axi {
         }
     }
 
-    /// Grants bursts in arbitration order until `txn` is complete; returns its completion.
-    fn finish(&mut self, txn: Txn) -> u64 {
-        loop {
-            if let Some(&done) = self.completed.get(&txn) {
-                return done;
-            }
-            let (at, master) = self.next_grant().expect("an incomplete transaction has waiting bursts");
-            self.grant(at, master);
-        }
-    }
-
     /// A blocking transaction of `bytes` bytes issued at cycle `now`; returns the cycle at
     /// which it completes (read data delivered, or write accepted).
     pub fn transfer(&mut self, master: Master, dir: Dir, bytes: u32, now: u64) -> u64 {
         self.advance(now);
-        let txn = self.enqueue(master, dir, bytes, now);
-        let done = self.finish(txn);
-        self.completed.remove(&txn);
-        done
+        let txn = self.enqueue(master, dir, bytes, now, false);
+        loop {
+            let (at, m) = self.next_grant().expect("the transaction has waiting bursts");
+            if let (t, done, true) = self.grant(at, m) {
+                if t == txn {
+                    return done;
+                }
+            }
+        }
     }
 
     /// A posted write of `bytes` bytes issued at `now`: it waits for the bus while the poster
-    /// goes on. Follow it with [`Axi::completion`] or [`Axi::wait`].
+    /// goes on. Follow it with [`Axi::completed_by`] or [`Axi::wait`].
     pub fn post(&mut self, master: Master, bytes: u32, now: u64) -> Txn {
         self.advance(now);
-        self.enqueue(master, Dir::Write, bytes, now)
+        self.enqueue(master, Dir::Write, bytes, now, true)
+    }
+
+    /// Collects posted transaction `txn`'s completion cycle, if it is fully granted.
+    fn collect(&mut self, txn: Txn) -> Option<u64> {
+        let i = self.completed.iter().position(|&(t, _)| t == txn)?;
+        Some(self.completed.swap_remove(i).1)
     }
 
     /// Whether posted transaction `txn` has completed by cycle `now` (it is then forgotten).
     pub fn completed_by(&mut self, txn: Txn, now: u64) -> bool {
         self.advance(now);
-        match self.completed.get(&txn) {
-            Some(&done) if done <= now => {
-                self.completed.remove(&txn);
-                true
+        match self.collect(txn) {
+            Some(done) if done <= now => true,
+            Some(done) => {
+                self.completed.push((txn, done));
+                false
             }
-            _ => false,
+            None => false,
         }
     }
 
     /// Waits for posted transaction `txn`: returns its completion cycle (and forgets it).
     pub fn wait(&mut self, txn: Txn) -> u64 {
-        let done = self.finish(txn);
-        self.completed.remove(&txn);
-        done
+        loop {
+            if let Some(done) = self.collect(txn) {
+                return done;
+            }
+            let (at, master) = self.next_grant().expect("an incomplete transaction has waiting bursts");
+            self.grant(at, master);
+        }
     }
 }
 

@@ -252,12 +252,30 @@ impl<S: EventSink> MemorySystem<S> {
         self.write_buffer.post(&mut self.axi, master, bytes, now)
     }
 
+    /// A DRAM load without a cache model: fixed-size reads (no `memcpy`).
+    #[inline(always)]
+    fn dram_load(&self, addr: u32, width: Width) -> u32 {
+        let value = match width {
+            Width::Byte => self.dram.read::<1>(addr).map(|b| b[0] as u32),
+            Width::Half => self.dram.read::<2>(addr).map(|b| u16::from_le_bytes(b) as u32),
+            Width::Word => self.dram.read::<4>(addr).map(u32::from_le_bytes),
+        };
+        value.expect("target checked")
+    }
+
+    #[inline(always)]
+    fn dram_store(&mut self, addr: u32, width: Width, value: u32) {
+        let done = match width {
+            Width::Byte => self.dram.write::<1>(addr, [value as u8]),
+            Width::Half => self.dram.write::<2>(addr, (value as u16).to_le_bytes()),
+            Width::Word => self.dram.write::<4>(addr, value.to_le_bytes()),
+        };
+        done.expect("target checked")
+    }
+
     #[inline(always)]
     fn cached_read(&mut self, addr: u32, buf: &mut [u8], now: u64) -> u64 {
-        let Some(cache) = self.cache.as_mut() else {
-            self.dram.read_bytes(addr, buf).expect("target checked");
-            return 0;
-        };
+        let cache = self.cache.as_mut().expect("called with a cache model");
         if within_line(addr, buf.len() as u32, cache.line_size()) {
             let traffic = cache.read(&mut self.dram, addr, buf);
             return self.time_cache_traffic(traffic, now);
@@ -274,10 +292,7 @@ impl<S: EventSink> MemorySystem<S> {
 
     #[inline(always)]
     fn cached_write(&mut self, addr: u32, data: &[u8], now: u64) -> u64 {
-        let Some(cache) = self.cache.as_mut() else {
-            self.dram.write_bytes(addr, data).expect("target checked");
-            return 0;
-        };
+        let cache = self.cache.as_mut().expect("called with a cache model");
         if within_line(addr, data.len() as u32, cache.line_size()) {
             let traffic = cache.write(&mut self.dram, addr, data);
             return self.time_cache_traffic(traffic, now);
@@ -390,6 +405,9 @@ impl<S: EventSink> Bus for MemorySystem<S> {
         let stall = match self.target(addr, len).ok_or(MemFault::Unmapped { addr })? {
             Target::Dram => {
                 self.emit_cached(event::Access::Read, addr, len, at);
+                if self.cache.is_none() {
+                    return Ok((self.dram_load(addr, width), 0));
+                }
                 self.cached_read(addr, bytes, at.now)
             }
             Target::Uncached(phys) => {
@@ -423,7 +441,13 @@ impl<S: EventSink> Bus for MemorySystem<S> {
         let stall = match self.target(addr, len as u32).ok_or(MemFault::Unmapped { addr })? {
             Target::Dram => {
                 self.emit_cached(event::Access::Write, addr, len as u32, at);
-                let stall = self.cached_write(addr, data, at.now);
+                let stall = match self.cache {
+                    None => {
+                        self.dram_store(addr, width, value);
+                        0
+                    }
+                    Some(_) => self.cached_write(addr, data, at.now),
+                };
                 if let Some(tohost) = self.tohost {
                     if addr.wrapping_sub(tohost) < 8 || tohost.wrapping_sub(addr) < len as u32 {
                         self.check_tohost(tohost);

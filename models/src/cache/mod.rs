@@ -103,7 +103,7 @@ impl Cache {
     }
 
     /// The slot holding `line`, if any; refreshes the filter.
-    #[inline]
+    #[inline(always)]
     fn lookup(&mut self, line: u32) -> Option<u32> {
         let f = self.filter_index(line);
         if self.filter[f].0 == line {
@@ -115,12 +115,13 @@ impl Cache {
         Some(slot)
     }
 
+    #[inline(always)]
     fn touch(&mut self, slot: u32) {
-        self.replacement.touch(slot / self.ways, slot % self.ways, self.ways);
+        self.replacement.touch(slot);
     }
 
     /// Loads `buf.len()` bytes at `addr`, all within one line.
-    #[inline]
+    #[inline(always)]
     pub fn read(&mut self, mem: &mut Dram, addr: u32, buf: &mut [u8]) -> Traffic {
         debug_assert!(self.line_of(addr) == self.line_of(addr + buf.len() as u32 - 1));
         self.stats.read_accesses += 1;
@@ -135,12 +136,12 @@ impl Cache {
         };
         self.touch(slot);
         let off = self.data_offset(slot, addr);
-        buf.copy_from_slice(&self.data[off..off + buf.len()]);
+        copy_small(buf, &self.data[off..off + buf.len()]);
         traffic
     }
 
     /// Stores `data` at `addr`, all within one line.
-    #[inline]
+    #[inline(always)]
     pub fn write(&mut self, mem: &mut Dram, addr: u32, data: &[u8]) -> Traffic {
         debug_assert!(self.line_of(addr) == self.line_of(addr + data.len() as u32 - 1));
         self.stats.write_accesses += 1;
@@ -160,7 +161,7 @@ impl Cache {
         if let Some(slot) = slot {
             self.touch(slot);
             let off = self.data_offset(slot, addr);
-            self.data[off..off + data.len()].copy_from_slice(data);
+            copy_small(&mut self.data[off..off + data.len()], data);
             if self.write == WritePolicy::Back {
                 mark_dirty(
                     &mut self.dirty[slot as usize],
@@ -199,7 +200,7 @@ impl Cache {
         self.stats.bytes_read += self.line as u64;
         traffic.fill += self.line;
         self.tags[slot as usize] = line;
-        self.replacement.fill(set, way, self.ways);
+        self.replacement.fill(slot);
         let f = self.filter_index(line);
         self.filter[f] = (line, slot);
         slot
@@ -338,9 +339,28 @@ impl Cache {
     }
 }
 
+/// Copies a CPU access's bytes with fixed-size moves for the usual widths (a variable-length
+/// copy would call `memcpy` on every hit).
+#[inline(always)]
+fn copy_small(dst: &mut [u8], src: &[u8]) {
+    match dst.len() {
+        1 => dst[0] = src[0],
+        2 => dst[..2].copy_from_slice(&src[..2]),
+        4 => dst[..4].copy_from_slice(&src[..4]),
+        _ => dst.copy_from_slice(src),
+    }
+}
+
+#[inline(always)]
 fn mark_dirty(mask: &mut DirtyMask, offset: u32, len: u32) {
-    for bit in offset..offset + len {
-        mask[(bit / 64) as usize] |= 1 << (bit % 64);
+    let (word, bit) = ((offset / 64) as usize, offset % 64);
+    if bit + len <= 64 && len < 64 {
+        // The usual case: a CPU store of 1 to 4 bytes inside one mask word.
+        mask[word] |= ((1u64 << len) - 1) << bit;
+    } else {
+        for b in offset..offset + len {
+            mask[(b / 64) as usize] |= 1 << (b % 64);
+        }
     }
 }
 

@@ -46,9 +46,10 @@ impl Replacement {
         }
     }
 
-    /// A hit on `way` of `set`.
-    #[inline]
-    pub fn touch(&mut self, set: u32, way: u32, ways: u32) {
+    /// A hit on `slot` (`set * ways + way`). Called on every hit: no division unless the
+    /// policy needs the set and way apart.
+    #[inline(always)]
+    pub fn touch(&mut self, slot: u32) {
         match self {
             Replacement::Stamps {
                 stamps,
@@ -56,21 +57,21 @@ impl Replacement {
                 on_touch: true,
             } => {
                 *clock += 1;
-                stamps[(set * ways + way) as usize] = *clock;
+                stamps[slot as usize] = *clock;
             }
-            Replacement::Tree { bits, ways } => tree_point_away(bits, set, way, *ways),
+            Replacement::Tree { bits, ways } => tree_point_away(bits, slot / *ways, slot % *ways, *ways),
             _ => {}
         }
     }
 
-    /// `way` of `set` was just allocated.
-    pub fn fill(&mut self, set: u32, way: u32, ways: u32) {
+    /// `slot` (`set * ways + way`) was just allocated.
+    pub fn fill(&mut self, slot: u32) {
         match self {
             Replacement::Stamps { stamps, clock, .. } => {
                 *clock += 1;
-                stamps[(set * ways + way) as usize] = *clock;
+                stamps[slot as usize] = *clock;
             }
-            Replacement::Tree { bits, ways } => tree_point_away(bits, set, way, *ways),
+            Replacement::Tree { bits, ways } => tree_point_away(bits, slot / *ways, slot % *ways, *ways),
             Replacement::Random(_) => {}
         }
     }
@@ -155,11 +156,11 @@ mod tests {
     fn lru_evicts_the_least_recently_touched() {
         let mut r = Replacement::new(Policy::Lru, 2, WAYS, 0);
         for w in 0..WAYS {
-            r.fill(1, w, WAYS);
+            r.fill(1 * WAYS + w);
         }
-        r.touch(1, 0, WAYS);
+        r.touch(1 * WAYS + 0);
         assert_eq!(r.victim(1, WAYS, all_valid), 1);
-        r.touch(1, 1, WAYS);
+        r.touch(1 * WAYS + 1);
         assert_eq!(r.victim(1, WAYS, all_valid), 2);
     }
 
@@ -167,11 +168,11 @@ mod tests {
     fn fifo_ignores_hits() {
         let mut r = Replacement::new(Policy::Fifo, 1, WAYS, 0);
         for w in 0..WAYS {
-            r.fill(0, w, WAYS);
+            r.fill(0 * WAYS + w);
         }
-        r.touch(0, 0, WAYS);
+        r.touch(0 * WAYS + 0);
         assert_eq!(r.victim(0, WAYS, all_valid), 0);
-        r.fill(0, 0, WAYS);
+        r.fill(0 * WAYS + 0);
         assert_eq!(r.victim(0, WAYS, all_valid), 1);
     }
 
@@ -180,10 +181,10 @@ mod tests {
         let mut r = Replacement::new(Policy::Plru, 1, WAYS, 0);
         // Use 0, 1, 2, 3 in order: the tree then points at the half {0,1} and in it at 0.
         for w in 0..WAYS {
-            r.touch(0, w, WAYS);
+            r.touch(0 * WAYS + w);
         }
         assert_eq!(r.victim(0, WAYS, all_valid), 0);
-        r.touch(0, 0, WAYS);
+        r.touch(0 * WAYS + 0);
         // Root now points to {2,3}; inside it, 3 was used after 2.
         assert_eq!(r.victim(0, WAYS, all_valid), 2);
     }
@@ -193,10 +194,10 @@ mod tests {
         let ways = 128;
         let mut r = Replacement::new(Policy::Plru, 2, ways, 0);
         for w in 0..ways {
-            r.touch(1, w, ways);
+            r.touch(1 * ways + w);
         }
         assert_eq!(r.victim(1, ways, all_valid), 0);
-        r.touch(1, 0, ways);
+        r.touch(1 * ways + 0);
         assert_eq!(r.victim(1, ways, all_valid), 64);
     }
 

@@ -20,7 +20,8 @@ struct Entry {
 }
 
 pub struct DecodeCache {
-    entries: Box<[Entry]>,
+    /// A fixed-size array, so indexing with a masked PC needs no bounds check.
+    entries: Box<[Entry; ENTRIES]>,
     /// One bit per 4 KiB page of the 32-bit address space: set once an instruction of the page
     /// has been decoded (cleared by `fence.i`).
     code_pages: Box<[u64]>,
@@ -34,7 +35,10 @@ impl Default for DecodeCache {
             insn: decode(0),
         };
         DecodeCache {
-            entries: vec![empty; ENTRIES].into_boxed_slice(),
+            entries: vec![empty; ENTRIES]
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!()),
             code_pages: vec![0; (1 << (32 - PAGE_SHIFT)) / 64].into_boxed_slice(),
         }
     }
