@@ -56,10 +56,7 @@ fn statistics_match_hand_computed_counts() {
     assert_eq!(s["instructions"], 12);
     assert_eq!((count("read_accesses"), count("read_misses")), (3, 2));
     assert_eq!((count("write_accesses"), count("write_misses")), (3, 2));
-    assert_eq!(
-        (count("writebacks"), count("evictions"), count("maintenance_ops")),
-        (1, 0, 1)
-    );
+    assert_eq!((count("writebacks"), count("evictions"), count("flushes")), (1, 0, 1));
     assert_eq!((count("bytes_read"), count("bytes_written")), (128, 32));
     // 12 instructions at one cycle; four fills of 20 cycles latency + 8 beats; the last
     // fill waits 4 cycles for the flush's write-back (8 beats) to leave the data channel.

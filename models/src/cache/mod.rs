@@ -265,7 +265,7 @@ impl Cache {
 
     /// `cbo.clean/flush/inval` of the line holding `addr`.
     pub fn maintain(&mut self, mem: &mut Dram, op: CacheOp, addr: u32) -> Traffic {
-        self.stats.maintenance_ops += 1;
+        self.stats.count_maintenance(op);
         let writeback = match self.lookup(self.line_of(addr)) {
             Some(slot) => self.maintain_slot(mem, op, slot),
             None => 0,
@@ -278,7 +278,7 @@ impl Cache {
 
     /// The whole-cache command: `op` on every valid line.
     pub fn maintain_all(&mut self, mem: &mut Dram, op: CacheOp) -> Traffic {
-        self.stats.maintenance_ops += 1;
+        self.stats.count_maintenance(op);
         let mut writeback = 0;
         for slot in 0..self.tags.len() as u32 {
             if self.tags[slot as usize] != INVALID {

@@ -1,5 +1,6 @@
 //! Cache statistics, named as Spike's cache simulator names them where it has a name.
 
+use mxpsim_detector::event::CacheOp;
 use serde::Serialize;
 use std::fmt;
 
@@ -15,8 +16,12 @@ pub struct CacheStats {
     pub writebacks: u64,
     /// Valid lines evicted to make room.
     pub evictions: u64,
-    /// Maintenance operations: `cbo.*` and whole-cache commands.
-    pub maintenance_ops: u64,
+    /// Clean operations (`cbo.clean`, or a whole-cache clean counted once).
+    pub cleans: u64,
+    /// Flush operations (`cbo.flush`, or a whole-cache flush counted once).
+    pub flushes: u64,
+    /// Invalidate operations (`cbo.inval`, or a whole-cache invalidate counted once).
+    pub invals: u64,
     /// Bytes read from memory (line fills).
     pub bytes_read: u64,
     /// Bytes written to memory (write-backs, write-through stores).
@@ -24,6 +29,14 @@ pub struct CacheStats {
 }
 
 impl CacheStats {
+    pub(super) fn count_maintenance(&mut self, op: CacheOp) {
+        match op {
+            CacheOp::Clean => self.cleans += 1,
+            CacheOp::Flush => self.flushes += 1,
+            CacheOp::Inval => self.invals += 1,
+        }
+    }
+
     pub fn miss_rate(&self) -> f64 {
         let accesses = self.read_accesses + self.write_accesses;
         if accesses == 0 {
@@ -36,7 +49,7 @@ impl CacheStats {
 
 impl fmt::Display for CacheStats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let rows: [(&str, u64); 9] = [
+        let rows: [(&str, u64); 11] = [
             ("D$ Bytes Read", self.bytes_read),
             ("D$ Bytes Written", self.bytes_written),
             ("D$ Read Accesses", self.read_accesses),
@@ -45,7 +58,9 @@ impl fmt::Display for CacheStats {
             ("D$ Write Misses", self.write_misses),
             ("D$ Writebacks", self.writebacks),
             ("D$ Evictions", self.evictions),
-            ("D$ Maintenance Ops", self.maintenance_ops),
+            ("D$ Cleans", self.cleans),
+            ("D$ Flushes", self.flushes),
+            ("D$ Invalidates", self.invals),
         ];
         for (name, value) in rows {
             writeln!(f, "{name:<20} {value}")?;
