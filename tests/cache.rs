@@ -9,11 +9,7 @@ use std::process::{Command, Output};
 
 fn firmware(name: &str) -> String {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    root.join("firmware/bin/tests")
-        .join(format!("{name}.elf"))
-        .to_str()
-        .unwrap()
-        .to_string()
+    root.join("firmware/bin/tests").join(format!("{name}.elf")).to_str().unwrap().to_string()
 }
 
 fn temp(name: &str) -> String {
@@ -23,10 +19,7 @@ fn temp(name: &str) -> String {
 }
 
 fn mxpsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mxpsim"))
-        .args(args)
-        .output()
-        .expect("mxpsim runs")
+    Command::new(env!("CARGO_BIN_EXE_mxpsim")).args(args).output().expect("mxpsim runs")
 }
 
 /// Runs `mxpsim run --stats-json` with extra arguments and returns the statistics.
@@ -69,14 +62,8 @@ fn write_through_statistics() {
     let c = &s["cache"];
     // Write misses do not allocate: only the two read misses fill lines; every store's
     // bytes go to memory, and nothing is ever dirty.
-    assert_eq!(
-        (c["write_misses"].as_u64(), c["bytes_read"].as_u64()),
-        (Some(2), Some(64))
-    );
-    assert_eq!(
-        (c["writebacks"].as_u64(), c["bytes_written"].as_u64()),
-        (Some(0), Some(12))
-    );
+    assert_eq!((c["write_misses"].as_u64(), c["bytes_read"].as_u64()), (Some(2), Some(64)));
+    assert_eq!((c["writebacks"].as_u64(), c["bytes_written"].as_u64()), (Some(0), Some(12)));
 }
 
 #[test]
@@ -123,12 +110,7 @@ fn runs_with_the_cache_model_are_byte_identical() {
             "policy=random",
             &firmware("memwalk"),
         ]);
-        (
-            o.stdout,
-            o.stderr,
-            std::fs::read(&trace).unwrap(),
-            std::fs::read(&json).unwrap(),
-        )
+        (o.stdout, o.stderr, std::fs::read(&trace).unwrap(), std::fs::read(&json).unwrap())
     };
     assert!(run() == run());
 }
@@ -189,30 +171,16 @@ fn recorded_trace_is_the_event_stream() {
     let o = mxpsim(&["run", "--record-trace", &file, &elf]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let reader = TraceReader::new(std::io::BufReader::new(std::fs::File::open(&file).unwrap())).unwrap();
-    assert_eq!(
-        reader.header.geometry,
-        CacheGeometry {
-            line_size: 32,
-            write_back: WriteBack::Line
-        }
-    );
+    assert_eq!(reader.header.geometry, CacheGeometry { line_size: 32, write_back: WriteBack::Line });
     let recorded: Vec<Event> = reader.collect::<Result<_, _>>().unwrap();
 
     // The same run in-process, collecting the events in memory.
     let config = MachineConfig::default();
     let image = mxpsim_sim::elf::load(elf.as_ref()).unwrap();
-    let host = Semihost::new(
-        Box::new(std::io::sink()),
-        Box::new(std::io::sink()),
-        elf.clone(),
-        config.clock_hz,
-    );
+    let host = Semihost::new(Box::new(std::io::sink()), Box::new(std::io::sink()), elf.clone(), config.clock_hz);
     let mut machine = Machine::new(&config, image, host, Vec::new()).unwrap();
     machine.run(&mut (), None);
-    assert!(
-        recorded == machine.into_sink(),
-        "the file holds exactly the event stream"
-    );
+    assert!(recorded == machine.into_sink(), "the file holds exactly the event stream");
 
     // What cache_coherence.c does, seen in its events.
     let count = |f: &dyn Fn(&Event) -> bool| recorded.iter().filter(|e| f(e)).count();
@@ -221,20 +189,11 @@ fn recorded_trace_is_the_event_stream() {
             &|e| matches!(e, Event::CacheMaintenance { op, scope, .. } if *op == want && matches!(scope, Scope::All) == all),
         )
     };
-    assert_eq!(
-        (maintenance(CacheOp::Flush, false), maintenance(CacheOp::Clean, false)),
-        (2, 1)
-    );
-    assert_eq!(
-        (maintenance(CacheOp::Inval, false), maintenance(CacheOp::Flush, true)),
-        (2, 1)
-    );
+    assert_eq!((maintenance(CacheOp::Flush, false), maintenance(CacheOp::Clean, false)), (2, 1));
+    assert_eq!((maintenance(CacheOp::Inval, false), maintenance(CacheOp::Flush, true)), (2, 1));
     let uncached =
         |want: Access| count(&|e| matches!(e, Event::CpuAccess { space: Space::Dram, access, .. } if *access == want));
     assert_eq!(uncached(Access::Write), 7, "u[3] and the six DMA-buffer words");
     assert!(uncached(Access::Read) >= 9);
-    assert!(
-        count(&|e| matches!(e, Event::Cached { .. })) > 1000,
-        "picolibc's start-up and printf"
-    );
+    assert!(count(&|e| matches!(e, Event::Cached { .. })) > 1000, "picolibc's start-up and printf");
 }

@@ -13,10 +13,7 @@ fn firmware(name: &str) -> PathBuf {
 }
 
 fn mxpsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mxpsim"))
-        .args(args)
-        .output()
-        .expect("mxpsim runs")
+    Command::new(env!("CARGO_BIN_EXE_mxpsim")).args(args).output().expect("mxpsim runs")
 }
 
 fn stderr(o: &Output) -> String {
@@ -30,11 +27,7 @@ fn assert_fails(args: &[&str], status: i32, message: &str) {
     assert_eq!(o.status.code(), Some(status), "args {args:?}\nstderr: {err}");
     assert!(err.contains(message), "args {args:?}: stderr lacks {message:?}:\n{err}");
     assert!(!err.contains("panicked"), "{err}");
-    assert_eq!(
-        err.lines().filter(|l| l.starts_with("mxpsim: error:")).count(),
-        1,
-        "{err}"
-    );
+    assert_eq!(err.lines().filter(|l| l.starts_with("mxpsim: error:")).count(), 1, "{err}");
 }
 
 /// Writes `bytes` to a fresh file in the test's temporary directory.
@@ -119,11 +112,7 @@ fn no_loadable_segment() {
 #[test]
 fn image_outside_memory() {
     // The firmware's data and stack live above 2 MiB into DRAM.
-    assert_fails(
-        &["run", "--dram-size", "1M", s(&firmware("hello"))],
-        107,
-        "lies outside memory",
-    );
+    assert_fails(&["run", "--dram-size", "1M", s(&firmware("hello"))], 107, "lies outside memory");
 }
 
 #[test]
@@ -143,11 +132,7 @@ fn bad_command_line() {
 
 #[test]
 fn runaway_firmware_hits_the_instruction_limit() {
-    assert_fails(
-        &["run", "--max-insns", "1000", s(&firmware("hello"))],
-        120,
-        "instruction limit reached: 1000",
-    );
+    assert_fails(&["run", "--max-insns", "1000", s(&firmware("hello"))], 120, "instruction limit reached: 1000");
 }
 
 #[test]

@@ -39,9 +39,7 @@ fn root() -> PathBuf {
 }
 
 fn header_value<'a>(source: &'a str, key: &str) -> Option<&'a str> {
-    source
-        .lines()
-        .find_map(|line| line.split_once(key).map(|(_, v)| v.trim()))
+    source.lines().find_map(|line| line.split_once(key).map(|(_, v)| v.trim()))
 }
 
 /// The programs built from `firmware/DIR/*.{c,S}` into `firmware/bin/DIR/`.
@@ -92,11 +90,7 @@ fn check(p: &Program, runner: &str, output: std::process::Output) -> Result<(), 
         ));
     }
     if output.status.code() != Some(p.expect_exit) {
-        problems.push(format!(
-            "exit status {:?}, expected {}",
-            output.status.code(),
-            p.expect_exit
-        ));
+        problems.push(format!("exit status {:?}, expected {}", output.status.code(), p.expect_exit));
     }
     if problems.is_empty() {
         Ok(())
@@ -118,22 +112,10 @@ fn run_mxpsim(p: &Program, cache: Option<&str>) -> Result<(), Failed> {
 
 fn run_qemu(p: &Program) -> Result<(), Failed> {
     let output = Command::new("timeout")
-        .args([
-            "60",
-            "qemu-system-riscv32",
-            "-machine",
-            "virt",
-            "-bios",
-            "none",
-            "-nographic",
-        ])
+        .args(["60", "qemu-system-riscv32", "-machine", "virt", "-bios", "none", "-nographic"])
         // Without a chardev QEMU writes the semihosting console to its stderr.
         .args(["-monitor", "none", "-serial", "none", "-chardev", "stdio,id=semihost"])
-        .args([
-            "-semihosting-config",
-            "enable=on,target=native,chardev=semihost",
-            "-kernel",
-        ])
+        .args(["-semihosting-config", "enable=on,target=native,chardev=semihost", "-kernel"])
         .arg(&p.elf)
         .stdin(std::process::Stdio::null())
         .output()
@@ -152,19 +134,13 @@ fn main() {
     let mut trials = Vec::new();
     let programs = discover("tests").into_iter().chain(discover("bench"));
     for p in programs.map(std::sync::Arc::new) {
-        assert!(
-            Path::new(&p.elf).exists(),
-            "{} is missing: run scripts/build-firmware.sh",
-            p.elf.display()
-        );
+        assert!(Path::new(&p.elf).exists(), "{} is missing: run scripts/build-firmware.sh", p.elf.display());
         let ignore_qemu = p.qemu_skip || skip_qemu;
         let (name, q) = (p.name.clone(), p.clone());
         if !p.default_cache_only {
             for (label, spec) in CACHES {
                 let p = p.clone();
-                trials.push(Trial::test(format!("{name}::mxpsim_cache_{label}"), move || {
-                    run_mxpsim(&p, Some(spec))
-                }));
+                trials.push(Trial::test(format!("{name}::mxpsim_cache_{label}"), move || run_mxpsim(&p, Some(spec))));
             }
         }
         trials.push(Trial::test(format!("{name}::mxpsim"), move || run_mxpsim(&p, None)));

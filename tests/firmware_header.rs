@@ -2,6 +2,7 @@
 //! simulator's default, or firmware and simulator disagree about the machine.
 
 use mxpsim_models::memory_system::{sysctl, MemoryMap};
+use mxpsim_models::mxp::config::MxpConfig;
 use std::collections::BTreeMap;
 
 /// The `#define NAME 0x...u` constants of the header.
@@ -27,11 +28,20 @@ fn defines() -> BTreeMap<String, u32> {
 fn firmware_header_matches_the_simulator() {
     let d = defines();
     let map = MemoryMap::default();
+    let mxp = MxpConfig::default();
     let expected = [
         ("MXPSIM_DRAM_BASE", map.dram_base),
         ("MXPSIM_DRAM_SIZE", map.dram_size),
         ("MXPSIM_UNCACHED_ALIAS", map.uncached_alias),
         ("MXPSIM_SYSCTL_BASE", map.sysctl),
+        ("MXPSIM_MXP_PORT", mxp.port),
+        ("MXPSIM_SCRATCHPAD", mxp.scratchpad),
+        ("MXPSIM_SYSCTL_MXP_LANES", sysctl::MXP_LANES),
+        ("MXPSIM_SYSCTL_MXP_SCRATCHPAD_SIZE", sysctl::MXP_SCRATCHPAD_SIZE),
+        ("MXPSIM_SYSCTL_MXP_FXP_FRAC_BITS", sysctl::MXP_FXP_FRAC_BITS),
+        ("MXPSIM_SYSCTL_MXP_MAX_MASKED_VL", sysctl::MXP_MAX_MASKED_VL),
+        ("MXPSIM_SYSCTL_MXP_CUSTOM_LANES", sysctl::MXP_CUSTOM_LANES),
+        ("MXPSIM_SYSCTL_CLOCK_HZ", sysctl::CLOCK_HZ),
         ("MXPSIM_SYSCTL_CACHE_CTRL", sysctl::CACHE_CTRL),
         ("MXPSIM_SYSCTL_CACHE_LINE", sysctl::CACHE_LINE),
         ("MXPSIM_SYSCTL_CACHE_SIZE", sysctl::CACHE_SIZE),
@@ -42,9 +52,5 @@ fn firmware_header_matches_the_simulator() {
     for (name, value) in expected {
         assert_eq!(d.get(name), Some(&value), "{name} in mxpsim.h");
     }
-    assert_eq!(
-        d.len(),
-        expected.len(),
-        "mxpsim.h defines constants this test does not check: {d:?}"
-    );
+    assert_eq!(d.len(), expected.len(), "mxpsim.h defines constants this test does not check: {d:?}");
 }

@@ -31,12 +31,7 @@ pub struct AxiConfig {
 
 impl Default for AxiConfig {
     fn default() -> Self {
-        AxiConfig {
-            read_latency: 20,
-            write_latency: 20,
-            data_width: 4,
-            max_burst: 16,
-        }
+        AxiConfig { read_latency: 20, write_latency: 20, data_width: 4, max_burst: 16 }
     }
 }
 
@@ -140,14 +135,7 @@ impl Axi {
         while beats > 0 {
             let burst = beats.min(self.cfg.max_burst as u64);
             beats -= burst;
-            let b = Burst {
-                txn,
-                ready_at: now,
-                beats: burst,
-                latency,
-                last: beats == 0,
-                posted,
-            };
+            let b = Burst { txn, ready_at: now, beats: burst, latency, last: beats == 0, posted };
             self.waiting[master as usize].push_back(b);
         }
         txn
@@ -155,12 +143,7 @@ impl Axi {
 
     /// When the next grant happens and to which master, if any burst is waiting.
     fn next_grant(&self) -> Option<(u64, usize)> {
-        let earliest = self
-            .waiting
-            .iter()
-            .filter_map(|q| q.front())
-            .map(|b| b.ready_at)
-            .min()?;
+        let earliest = self.waiting.iter().filter_map(|q| q.front()).map(|b| b.ready_at).min()?;
         let at = self.free_at.max(earliest);
         // Round-robin among the masters with a burst ready at that moment.
         let master = (1..=MASTERS)
@@ -173,9 +156,7 @@ impl Axi {
     /// Grants the next burst; returns its transaction, completion cycle and whether it was
     /// the transaction's last.
     fn grant(&mut self, at: u64, master: usize) -> (Txn, u64, bool) {
-        let b = self.waiting[master]
-            .pop_front()
-            .expect("next_grant chose a waiting master");
+        let b = self.waiting[master].pop_front().expect("next_grant chose a waiting master");
         self.free_at = at + b.beats;
         self.last_granted = master;
         let done = at + b.latency + b.beats;
@@ -250,12 +231,7 @@ mod tests {
     use super::*;
 
     fn axi(max_burst: u32) -> Axi {
-        Axi::new(AxiConfig {
-            read_latency: 10,
-            write_latency: 5,
-            data_width: 4,
-            max_burst,
-        })
+        Axi::new(AxiConfig { read_latency: 10, write_latency: 5, data_width: 4, max_burst })
     }
 
     #[test]
@@ -302,15 +278,9 @@ mod tests {
 
     #[test]
     fn invalid_configuration_names_the_field() {
-        let bad = AxiConfig {
-            data_width: 3,
-            ..AxiConfig::default()
-        };
+        let bad = AxiConfig { data_width: 3, ..AxiConfig::default() };
         assert_eq!(bad.validate().unwrap_err().field, "data_width");
-        let bad = AxiConfig {
-            max_burst: 0,
-            ..AxiConfig::default()
-        };
+        let bad = AxiConfig { max_burst: 0, ..AxiConfig::default() };
         assert_eq!(bad.validate().unwrap_err().field, "max_burst");
     }
 }

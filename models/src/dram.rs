@@ -11,10 +11,7 @@ impl Dram {
     /// `size` bytes of zeroed memory starting at `base`. The caller validates that the region
     /// fits in the 32-bit address space.
     pub fn new(base: u32, size: u32) -> Self {
-        Dram {
-            base,
-            bytes: vec![0; size as usize],
-        }
+        Dram { base, bytes: vec![0; size as usize] }
     }
 
     pub fn base(&self) -> u32 {

@@ -17,4 +17,5 @@ pub mod cpu;
 pub mod dram;
 pub mod events;
 pub mod memory_system;
+pub mod mxp;
 pub mod write_buffer;

@@ -33,6 +33,18 @@ pub mod sysctl {
     pub const CACHE_LINE: u32 = 0x4;
     /// Read: the data cache's size in bytes (0 without a cache model).
     pub const CACHE_SIZE: u32 = 0x8;
+    /// Read: the accelerator's vector lanes (the SDK's `vector_lanes`).
+    pub const MXP_LANES: u32 = 0xc;
+    /// Read: the scratchpad size in bytes.
+    pub const MXP_SCRATCHPAD_SIZE: u32 = 0x10;
+    /// Read: VMULFXP fractional bits: byte in bits 7:0, half in 15:8, word in 23:16.
+    pub const MXP_FXP_FRAC_BITS: u32 = 0x14;
+    /// Read: the longest mask in elements (the SDK's `max_masked_vector_length`).
+    pub const MXP_MAX_MASKED_VL: u32 = 0x18;
+    /// Read: lanes of VCUSTOM0 in bits 15:0, of VCUSTOM1 in bits 31:16.
+    pub const MXP_CUSTOM_LANES: u32 = 0x1c;
+    /// Read: the core clock in Hz (the SDK's `core_freq` and timestamp frequency).
+    pub const CLOCK_HZ: u32 = 0x20;
     pub const CACHE_CLEAN_ALL: u32 = 1;
     pub const CACHE_FLUSH_ALL: u32 = 2;
     pub const CACHE_INVAL_ALL: u32 = 3;
@@ -52,12 +64,7 @@ pub struct MemoryMap {
 
 impl Default for MemoryMap {
     fn default() -> Self {
-        MemoryMap {
-            dram_base: 0x8000_0000,
-            dram_size: 64 << 20,
-            uncached_alias: 0xc000_0000,
-            sysctl: 0x4000_0000,
-        }
+        MemoryMap { dram_base: 0x8000_0000, dram_size: 64 << 20, uncached_alias: 0xc000_0000, sysctl: 0x4000_0000 }
     }
 }
 
@@ -86,10 +93,7 @@ impl MemoryMap {
     pub fn validate(&self) -> Result<(), InvalidMap> {
         let err = |field, reason: String| Err(InvalidMap { field, reason });
         if self.dram_size == 0 || self.dram_size % 4096 != 0 {
-            return err(
-                "dram_size",
-                format!("{:#x} is not a positive multiple of 4 KiB", self.dram_size),
-            );
+            return err("dram_size", format!("{:#x} is not a positive multiple of 4 KiB", self.dram_size));
         }
         let regions = self.regions();
         for (i, &(field, base, size)) in regions.iter().enumerate() {
@@ -97,17 +101,11 @@ impl MemoryMap {
                 return err(field, format!("{base:#x} is not 4 KiB aligned"));
             }
             if base as u64 + size as u64 > 1 << 32 {
-                return err(
-                    field,
-                    format!("{size:#x} bytes at {base:#x} run past the end of the address space"),
-                );
+                return err(field, format!("{size:#x} bytes at {base:#x} run past the end of the address space"));
             }
             for &(other, obase, osize) in &regions[..i] {
                 if Range::new(base, size).overlaps(Range::new(obase, osize)) {
-                    return err(
-                        field,
-                        format!("the region at {base:#x} ({size:#x} bytes) overlaps {other}"),
-                    );
+                    return err(field, format!("the region at {base:#x} ({size:#x} bytes) overlaps {other}"));
                 }
             }
         }
@@ -210,16 +208,9 @@ impl<S: EventSink> MemorySystem<S> {
         if !S::ENABLED {
             return;
         }
-        let origin = Origin {
-            pc: at.pc,
-            cycle: at.now,
-        };
+        let origin = Origin { pc: at.pc, cycle: at.now };
         for (start, part) in line_parts(addr, len, self.line) {
-            self.sink.emit(Event::Cached {
-                access,
-                range: Range::new(start, part),
-                origin,
-            });
+            self.sink.emit(Event::Cached { access, range: Range::new(start, part), origin });
         }
     }
 
@@ -334,14 +325,7 @@ impl<S: EventSink> MemorySystem<S> {
             (sysctl::CACHE_CTRL, sysctl::CACHE_INVAL_ALL) => CacheOp::Inval,
             _ => return 0,
         };
-        self.emit(Event::CacheMaintenance {
-            op,
-            scope: Scope::All,
-            origin: Origin {
-                pc: at.pc,
-                cycle: at.now,
-            },
-        });
+        self.emit(Event::CacheMaintenance { op, scope: Scope::All, origin: Origin { pc: at.pc, cycle: at.now } });
         match self.cache.as_mut() {
             Some(cache) => {
                 let traffic = cache.maintain_all(&mut self.dram, op);
@@ -353,11 +337,7 @@ impl<S: EventSink> MemorySystem<S> {
 }
 
 fn add(a: Traffic, b: Traffic) -> Traffic {
-    Traffic {
-        fill: a.fill + b.fill,
-        writeback: a.writeback + b.writeback,
-        through: a.through + b.through,
-    }
+    Traffic { fill: a.fill + b.fill, writeback: a.writeback + b.writeback, through: a.through + b.through }
 }
 
 /// True if `[addr, addr + len)` lies in one line (every aligned access does).
@@ -411,17 +391,9 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                 self.cached_read(addr, bytes, at.now)
             }
             Target::Uncached(phys) => {
-                let origin = Origin {
-                    pc: at.pc,
-                    cycle: at.now,
-                };
+                let origin = Origin { pc: at.pc, cycle: at.now };
                 let range = Range::new(phys, len);
-                self.emit(Event::CpuAccess {
-                    space: Space::Dram,
-                    access: event::Access::Read,
-                    range,
-                    origin,
-                });
+                self.emit(Event::CpuAccess { space: Space::Dram, access: event::Access::Read, range, origin });
                 self.dram.read_bytes(phys, bytes).expect("target checked");
                 self.axi.transfer(Master::Uncached, Dir::Read, len, at.now) - at.now
             }
@@ -456,17 +428,9 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                 stall
             }
             Target::Uncached(phys) => {
-                let origin = Origin {
-                    pc: at.pc,
-                    cycle: at.now,
-                };
+                let origin = Origin { pc: at.pc, cycle: at.now };
                 let range = Range::new(phys, len as u32);
-                self.emit(Event::CpuAccess {
-                    space: Space::Dram,
-                    access: event::Access::Write,
-                    range,
-                    origin,
-                });
+                self.emit(Event::CpuAccess { space: Space::Dram, access: event::Access::Write, range, origin });
                 self.dram.write_bytes(phys, data).expect("target checked");
                 self.post_write(Master::Uncached, len as u32, at.now)
             }
@@ -482,10 +446,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                 self.emit(Event::CacheMaintenance {
                     op,
                     scope: Scope::Line(line),
-                    origin: Origin {
-                        pc: at.pc,
-                        cycle: at.now,
-                    },
+                    origin: Origin { pc: at.pc, cycle: at.now },
                 });
                 let Some(cache) = self.cache.as_mut() else { return Ok(0) };
                 let traffic = cache.maintain(&mut self.dram, op, addr);

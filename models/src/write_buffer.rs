@@ -13,10 +13,7 @@ pub struct WriteBuffer {
 
 impl WriteBuffer {
     pub fn new(depth: u32) -> Self {
-        WriteBuffer {
-            depth: depth as usize,
-            in_flight: VecDeque::with_capacity(depth as usize),
-        }
+        WriteBuffer { depth: depth as usize, in_flight: VecDeque::with_capacity(depth as usize) }
     }
 
     /// Posts a write of `bytes` from `master` at `now`; returns the stall: the cycles until
@@ -42,20 +39,11 @@ mod tests {
 
     #[test]
     fn stalls_only_when_full() {
-        let mut axi = Axi::new(AxiConfig {
-            read_latency: 10,
-            write_latency: 10,
-            data_width: 4,
-            max_burst: 16,
-        });
+        let mut axi = Axi::new(AxiConfig { read_latency: 10, write_latency: 10, data_width: 4, max_burst: 16 });
         let mut wb = WriteBuffer::new(2);
         assert_eq!(wb.post(&mut axi, Master::Cache, 4, 0), 0); // granted at 0, done 11
         assert_eq!(wb.post(&mut axi, Master::Cache, 4, 1), 0); // granted at 1, done 12
-        assert_eq!(
-            wb.post(&mut axi, Master::Cache, 4, 2),
-            9,
-            "full: wait for the oldest (done at 11)"
-        );
+        assert_eq!(wb.post(&mut axi, Master::Cache, 4, 2), 9, "full: wait for the oldest (done at 11)");
         assert_eq!(wb.post(&mut axi, Master::Cache, 4, 40), 0, "everything has drained");
     }
 }

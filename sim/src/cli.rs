@@ -165,11 +165,7 @@ fn init_logging(verbose: u8) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     // No timestamps: output must not depend on the host's clock.
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .without_time()
-        .with_writer(io::stderr)
-        .init();
+    tracing_subscriber::fmt().with_env_filter(filter).without_time().with_writer(io::stderr).init();
 }
 
 fn fail(failure: Failure, message: impl std::fmt::Display) -> u8 {
@@ -199,16 +195,8 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     let config = args.machine.machine().map_err(|e| Fatal(Failure::InvalidConfig, e))?;
     let path = args.firmware.display().to_string();
     let image = elf::load(&args.firmware).map_err(|e| Fatal(e.failure(), format!("{path}: {e}")))?;
-    let cmdline = std::iter::once(path)
-        .chain(args.args.iter().cloned())
-        .collect::<Vec<_>>()
-        .join(" ");
-    let host = Semihost::new(
-        Box::new(BufWriter::new(io::stdout())),
-        Box::new(io::stderr()),
-        cmdline,
-        config.clock_hz,
-    );
+    let cmdline = std::iter::once(path).chain(args.args.iter().cloned()).collect::<Vec<_>>().join(" ");
+    let host = Semihost::new(Box::new(BufWriter::new(io::stdout())), Box::new(io::stderr()), cmdline, config.clock_hz);
     match &args.record_trace {
         None => simulate(args, &config, image, host, ()).map(|(status, ())| status),
         Some(trace) => {
@@ -271,13 +259,7 @@ fn report<S: EventSink>(machine: &Machine<S>, outcome: Outcome) -> u8 {
                 at(pc)
             ),
         ),
-        Outcome::TrapLoop {
-            first,
-            first_pc,
-            second,
-            second_pc,
-            mtvec,
-        } => {
+        Outcome::TrapLoop { first, first_pc, second, second_pc, mtvec } => {
             // An illegal instruction may be a well-formed one used where it is not allowed
             // (a CSR from U-mode, say): then its text helps.
             let text = disassemble(first.tval);

@@ -80,10 +80,7 @@ impl fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 fn error(field: impl Into<String>, reason: impl Into<String>) -> ConfigError {
-    ConfigError {
-        field: field.into(),
-        reason: reason.into(),
-    }
+    ConfigError { field: field.into(), reason: reason.into() }
 }
 
 impl MachineConfig {
@@ -117,25 +114,16 @@ impl MachineConfig {
 
     /// What the race detector needs to know of the cache.
     pub fn geometry(&self) -> CacheGeometry {
-        CacheGeometry {
-            line_size: self.cache.line,
-            write_back: self.cache.writeback,
-        }
+        CacheGeometry { line_size: self.cache.line, write_back: self.cache.writeback }
     }
 
     pub fn validate(&self) -> Result<(), ConfigError> {
         if self.clock_hz == 0 {
             return Err(error("clock_hz", "must be positive"));
         }
-        self.memory
-            .validate()
-            .map_err(|e| error(format!("memory.{}", e.field), e.reason))?;
-        self.cache
-            .validate()
-            .map_err(|e| error(format!("cache.{}", e.field), e.reason))?;
-        self.axi
-            .validate()
-            .map_err(|e| error(format!("axi.{}", e.field), e.reason))?;
+        self.memory.validate().map_err(|e| error(format!("memory.{}", e.field), e.reason))?;
+        self.cache.validate().map_err(|e| error(format!("cache.{}", e.field), e.reason))?;
+        self.axi.validate().map_err(|e| error(format!("axi.{}", e.field), e.reason))?;
         Ok(())
     }
 
@@ -150,9 +138,7 @@ impl MachineConfig {
             let (key, value) = match item {
                 "off" => ("enabled", "false"),
                 "on" => ("enabled", "true"),
-                _ => item
-                    .split_once('=')
-                    .ok_or_else(|| error("--cache", format!("'{item}' is not key=value")))?,
+                _ => item.split_once('=').ok_or_else(|| error("--cache", format!("'{item}' is not key=value")))?,
             };
             let bad = |what: &str| error(format!("cache.{key}"), format!("'{value}' is not {what}"));
             let number = || parse_size(value).map_err(|e| error(format!("cache.{key}"), e));
@@ -206,11 +192,8 @@ impl MachineConfig {
 /// The dotted name of the TOML key at byte `offset`, for error messages.
 fn field_at(text: &str, offset: usize) -> String {
     let before = &text[..offset.min(text.len())];
-    let table = before
-        .lines()
-        .rev()
-        .find_map(|l| l.trim().strip_prefix('[').and_then(|t| t.strip_suffix(']')))
-        .map(str::trim);
+    let table =
+        before.lines().rev().find_map(|l| l.trim().strip_prefix('[').and_then(|t| t.strip_suffix(']'))).map(str::trim);
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     let key = text[line_start..].split('=').next().unwrap_or("").trim();
     match table {
@@ -276,10 +259,7 @@ mod tests {
     fn toml_files_override_only_what_they_name() {
         let c = MachineConfig::from_toml("[cache]\nline = 64\nwriteback = \"dirty-bytes\"\n[axi]\nread_latency = 50\n")
             .unwrap();
-        assert_eq!(
-            (c.cache.line, c.cache.writeback, c.axi.read_latency),
-            (64, WriteBack::DirtyBytes, 50)
-        );
+        assert_eq!((c.cache.line, c.cache.writeback, c.axi.read_latency), (64, WriteBack::DirtyBytes, 50));
         assert_eq!(c.cache.size, CacheConfig::default().size);
     }
 
@@ -289,10 +269,7 @@ mod tests {
         assert_eq!(e.field, "cache.policy");
         let e = MachineConfig::from_toml("[cache]\nlines = 64\n").unwrap_err();
         assert!(e.reason.contains("unknown field"), "{e}");
-        let e = MachineConfig::from_toml("[memory]\nuncached_alias = 0x80000000\n")
-            .unwrap()
-            .validate()
-            .unwrap_err();
+        let e = MachineConfig::from_toml("[memory]\nuncached_alias = 0x80000000\n").unwrap().validate().unwrap_err();
         assert_eq!(e.field, "memory.uncached_alias");
     }
 

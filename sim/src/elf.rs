@@ -73,11 +73,9 @@ impl fmt::Display for ElfError {
                 write!(f, "big-endian ELF file; RISC-V firmware is little-endian")
             }
             ElfError::WrongMachine(m) => write!(f, "ELF file for {m}, not RISC-V"),
-            ElfError::NotExecutable(t) => write!(
-                f,
-                "ELF file of type {} is not an executable; link it first",
-                goblin::elf::header::et_to_str(*t)
-            ),
+            ElfError::NotExecutable(t) => {
+                write!(f, "ELF file of type {} is not an executable; link it first", goblin::elf::header::et_to_str(*t))
+            }
             ElfError::UnsupportedFlags(what) => write!(f, "ELF file needs {what}; mxpsim implements RV32IM, ABI ilp32"),
             ElfError::NoLoadableSegment => write!(f, "ELF file has no loadable (PT_LOAD) segment"),
         }
@@ -110,17 +108,13 @@ pub fn parse(bytes: &[u8]) -> Result<Image, ElfError> {
     let elf = Elf::parse(bytes).map_err(|e| ElfError::Malformed(e.to_string()))?;
     let h = &elf.header;
     if h.e_machine != EM_RISCV {
-        return Err(ElfError::WrongMachine(
-            goblin::elf::header::machine_to_str(h.e_machine).to_string(),
-        ));
+        return Err(ElfError::WrongMachine(goblin::elf::header::machine_to_str(h.e_machine).to_string()));
     }
     if h.e_type != ET_EXEC {
         return Err(ElfError::NotExecutable(h.e_type));
     }
     if h.e_flags & EF_RISCV_RVC != 0 {
-        return Err(ElfError::UnsupportedFlags(
-            "the C extension (compressed instructions)".into(),
-        ));
+        return Err(ElfError::UnsupportedFlags("the C extension (compressed instructions)".into()));
     }
     if h.e_flags & EF_RISCV_FLOAT_ABI != 0 {
         return Err(ElfError::UnsupportedFlags("a floating-point ABI".into()));
@@ -130,11 +124,7 @@ pub fn parse(bytes: &[u8]) -> Result<Image, ElfError> {
     }
 
     let mut segments = Vec::new();
-    for ph in elf
-        .program_headers
-        .iter()
-        .filter(|ph| ph.p_type == PT_LOAD && ph.p_memsz > 0)
-    {
+    for ph in elf.program_headers.iter().filter(|ph| ph.p_type == PT_LOAD && ph.p_memsz > 0) {
         let malformed = |what: &str| ElfError::Malformed(format!("segment at {:#x}: {what}", ph.p_paddr));
         if ph.p_filesz > ph.p_memsz {
             return Err(malformed("file size exceeds memory size"));
@@ -142,11 +132,7 @@ pub fn parse(bytes: &[u8]) -> Result<Image, ElfError> {
         let data = bytes
             .get(ph.p_offset as usize..(ph.p_offset + ph.p_filesz) as usize)
             .ok_or_else(|| malformed("data runs past the end of the file"))?;
-        segments.push(Segment {
-            addr: ph.p_paddr as u32,
-            data: data.to_vec(),
-            mem_size: ph.p_memsz as u32,
-        });
+        segments.push(Segment { addr: ph.p_paddr as u32, data: data.to_vec(), mem_size: ph.p_memsz as u32 });
     }
     if segments.is_empty() {
         return Err(ElfError::NoLoadableSegment);
@@ -158,23 +144,12 @@ pub fn parse(bytes: &[u8]) -> Result<Image, ElfError> {
         .filter(|s| matches!(s.st_type(), STT_FUNC | STT_OBJECT | STT_NOTYPE) && s.st_shndx != 0)
         .filter_map(|s| {
             // Skip unnamed symbols, mapping symbols ($x, $d) and assembler-local labels.
-            let name = elf
-                .strtab
-                .get_at(s.st_name)
-                .filter(|n| !n.is_empty() && !n.starts_with(['$', '.']))?;
-            Some(Symbol {
-                name: name.to_string(),
-                addr: s.st_value as u32,
-                size: s.st_size as u32,
-            })
+            let name = elf.strtab.get_at(s.st_name).filter(|n| !n.is_empty() && !n.starts_with(['$', '.']))?;
+            Some(Symbol { name: name.to_string(), addr: s.st_value as u32, size: s.st_size as u32 })
         })
         .collect();
 
-    Ok(Image {
-        entry: h.e_entry as u32,
-        segments,
-        symbols: Symbols::new(symbols),
-    })
+    Ok(Image { entry: h.e_entry as u32, segments, symbols: Symbols::new(symbols) })
 }
 
 #[cfg(test)]
@@ -215,14 +190,7 @@ mod tests {
     fn accepts_a_minimal_rv32_executable() {
         let image = parse(&elf32(EM_RISCV, ET_EXEC, 0, true)).unwrap();
         assert_eq!(image.entry, 0x8000_0000);
-        assert_eq!(
-            image.segments,
-            [Segment {
-                addr: 0x8000_0000,
-                data: vec![0x6f, 0, 0, 0],
-                mem_size: 16
-            }]
-        );
+        assert_eq!(image.segments, [Segment { addr: 0x8000_0000, data: vec![0x6f, 0, 0, 0], mem_size: 16 }]);
     }
 
     #[test]
@@ -235,26 +203,11 @@ mod tests {
         let mut be = elf32(EM_RISCV, ET_EXEC, 0, true);
         be[5] = 2;
         assert_eq!(parse(&be).unwrap_err(), ElfError::BigEndian);
-        assert_eq!(
-            parse(&elf32(62, ET_EXEC, 0, true)).unwrap_err(),
-            ElfError::WrongMachine("X86_64".into())
-        );
-        assert_eq!(
-            parse(&elf32(EM_RISCV, 1, 0, true)).unwrap_err(),
-            ElfError::NotExecutable(1)
-        );
-        assert!(matches!(
-            parse(&elf32(EM_RISCV, ET_EXEC, EF_RISCV_RVC, true)),
-            Err(ElfError::UnsupportedFlags(_))
-        ));
-        assert!(matches!(
-            parse(&elf32(EM_RISCV, ET_EXEC, 0x2, true)),
-            Err(ElfError::UnsupportedFlags(_))
-        ));
-        assert_eq!(
-            parse(&elf32(EM_RISCV, ET_EXEC, 0, false)).unwrap_err(),
-            ElfError::NoLoadableSegment
-        );
+        assert_eq!(parse(&elf32(62, ET_EXEC, 0, true)).unwrap_err(), ElfError::WrongMachine("X86_64".into()));
+        assert_eq!(parse(&elf32(EM_RISCV, 1, 0, true)).unwrap_err(), ElfError::NotExecutable(1));
+        assert!(matches!(parse(&elf32(EM_RISCV, ET_EXEC, EF_RISCV_RVC, true)), Err(ElfError::UnsupportedFlags(_))));
+        assert!(matches!(parse(&elf32(EM_RISCV, ET_EXEC, 0x2, true)), Err(ElfError::UnsupportedFlags(_))));
+        assert_eq!(parse(&elf32(EM_RISCV, ET_EXEC, 0, false)).unwrap_err(), ElfError::NoLoadableSegment);
         let truncated = elf32(EM_RISCV, ET_EXEC, 0, true);
         assert!(matches!(parse(&truncated[..60]), Err(ElfError::Malformed(_))));
     }

@@ -37,11 +37,7 @@ pub struct TraceWriter<W: Write> {
 impl<W: Write> TraceWriter<W> {
     pub fn new(mut out: W, geometry: CacheGeometry) -> io::Result<Self> {
         out.write_all(MAGIC)?;
-        let header = postcard::to_stdvec_cobs(&Header {
-            version: VERSION,
-            geometry,
-        })
-        .expect("plain data");
+        let header = postcard::to_stdvec_cobs(&Header { version: VERSION, geometry }).expect("plain data");
         out.write_all(&header)?;
         Ok(TraceWriter { out, error: None })
     }
@@ -112,12 +108,7 @@ impl<R: BufRead> TraceReader<R> {
         if header.version != VERSION {
             return Err(TraceError::UnsupportedVersion(header.version));
         }
-        Ok(TraceReader {
-            input,
-            header,
-            frame: 0,
-            buf,
-        })
+        Ok(TraceReader { input, header, frame: 0, buf })
     }
 }
 
@@ -130,9 +121,7 @@ fn read_frame<R: BufRead, T: for<'de> Deserialize<'de>>(
     if input.read_until(0, buf).map_err(TraceError::Io)? == 0 {
         return Ok(None);
     }
-    postcard::from_bytes_cobs(buf)
-        .map(Some)
-        .map_err(|_| TraceError::Corrupt { frame })
+    postcard::from_bytes_cobs(buf).map(Some).map_err(|_| TraceError::Corrupt { frame })
 }
 
 impl<R: BufRead> Iterator for TraceReader<R> {
@@ -150,38 +139,16 @@ mod tests {
     use mxpsim_detector::event::{Access, DmaDir, Origin, Range, Request, Scope, Space, WriteBack};
 
     fn geometry() -> CacheGeometry {
-        CacheGeometry {
-            line_size: 32,
-            write_back: WriteBack::DirtyBytes,
-        }
+        CacheGeometry { line_size: 32, write_back: WriteBack::DirtyBytes }
     }
 
     fn events() -> Vec<Event> {
-        let origin = Origin {
-            pc: 0x8000_0124,
-            cycle: 1_000_000_007,
-        };
+        let origin = Origin { pc: 0x8000_0124, cycle: 1_000_000_007 };
         vec![
-            Event::Cached {
-                access: Access::Write,
-                range: Range::new(0x8000_1000, 4),
-                origin,
-            },
-            Event::CpuAccess {
-                space: Space::Scratchpad,
-                access: Access::Read,
-                range: Range::new(0x40, 2),
-                origin,
-            },
-            Event::CacheMaintenance {
-                op: mxpsim_detector::event::CacheOp::Flush,
-                scope: Scope::All,
-                origin,
-            },
-            Event::Request {
-                request: Request::Dma(DmaDir::ToHost),
-                origin,
-            },
+            Event::Cached { access: Access::Write, range: Range::new(0x8000_1000, 4), origin },
+            Event::CpuAccess { space: Space::Scratchpad, access: Access::Read, range: Range::new(0x40, 2), origin },
+            Event::CacheMaintenance { op: mxpsim_detector::event::CacheOp::Flush, scope: Scope::All, origin },
+            Event::Request { request: Request::Dma(DmaDir::ToHost), origin },
             Event::Dma {
                 request: 4,
                 dir: DmaDir::ToHost,
@@ -202,13 +169,7 @@ mod tests {
         let bytes = w.out.clone();
         w.finish().unwrap();
         let r = TraceReader::new(bytes.as_slice()).unwrap();
-        assert_eq!(
-            r.header,
-            Header {
-                version: VERSION,
-                geometry: geometry()
-            }
-        );
+        assert_eq!(r.header, Header { version: VERSION, geometry: geometry() });
         assert_eq!(r.collect::<Result<Vec<_>, _>>().unwrap(), events());
         // Compact: a cached access with a large PC, address and cycle is 20 bytes.
         let mut one = TraceWriter::new(Vec::new(), geometry()).unwrap();
@@ -219,10 +180,7 @@ mod tests {
 
     #[test]
     fn foreign_and_damaged_files_are_refused() {
-        assert!(matches!(
-            TraceReader::new(&b"ELF\x7f...."[..]),
-            Err(TraceError::NotATrace)
-        ));
+        assert!(matches!(TraceReader::new(&b"ELF\x7f...."[..]), Err(TraceError::NotATrace)));
         let w = TraceWriter::new(Vec::new(), geometry()).unwrap();
         let mut bytes = w.out;
         // A frame holding event variant 127, which does not exist.

@@ -48,13 +48,7 @@ pub enum Outcome {
     /// `--max-insns` instructions ran without the firmware exiting.
     InsnLimit { limit: u64, pc: u32 },
     /// The firmware trapped and its handler could not run.
-    TrapLoop {
-        first: Trap,
-        first_pc: u32,
-        second: Trap,
-        second_pc: u32,
-        mtvec: u32,
-    },
+    TrapLoop { first: Trap, first_pc: u32, second: Trap, second_pc: u32, mtvec: u32 },
 }
 
 /// What a run did, for `--stats` and `--stats-json`.
@@ -90,13 +84,8 @@ impl<S: EventSink> Machine<S> {
     pub fn new(config: &MachineConfig, image: Image, host: Semihost, sink: S) -> Result<Self, OutsideMemory> {
         let map = &config.memory;
         let mut bus = MemorySystem::new(map.clone(), &config.cache, config.axi.clone(), sink);
-        let outside = |what, addr, size| OutsideMemory {
-            what,
-            addr,
-            size,
-            dram_base: map.dram_base,
-            dram_size: map.dram_size,
-        };
+        let outside =
+            |what, addr, size| OutsideMemory { what, addr, size, dram_base: map.dram_base, dram_size: map.dram_size };
         for seg in &image.segments {
             if !bus.dram().contains(seg.addr, seg.mem_size) {
                 return Err(outside("segment", seg.addr, seg.mem_size));
@@ -111,12 +100,7 @@ impl<S: EventSink> Machine<S> {
                 bus.watch_tohost(tohost);
             }
         }
-        Ok(Machine {
-            hart: Hart::new(image.entry, &config.cpu),
-            bus,
-            symbols: image.symbols,
-            host,
-        })
+        Ok(Machine { hart: Hart::new(image.entry, &config.cpu), bus, symbols: image.symbols, host })
     }
 
     /// Runs until the firmware exits or a limit is reached.
@@ -124,10 +108,7 @@ impl<S: EventSink> Machine<S> {
         let outcome = loop {
             let budget = match max_insns {
                 Some(limit) if self.hart.steps >= limit => {
-                    break Outcome::InsnLimit {
-                        limit,
-                        pc: self.hart.pc,
-                    };
+                    break Outcome::InsnLimit { limit, pc: self.hart.pc };
                 }
                 Some(limit) => limit - self.hart.steps,
                 None => u64::MAX,
@@ -144,20 +125,9 @@ impl<S: EventSink> Machine<S> {
                 Exit::Halt => {
                     break Outcome::ToHost(self.bus.tohost_value().expect("halt comes from tohost"));
                 }
-                Exit::TrapLoop {
-                    first,
-                    first_pc,
-                    second,
-                    second_pc,
-                } => {
+                Exit::TrapLoop { first, first_pc, second, second_pc } => {
                     let mtvec = self.hart.csr.trap_vector();
-                    break Outcome::TrapLoop {
-                        first,
-                        first_pc,
-                        second,
-                        second_pc,
-                        mtvec,
-                    };
+                    break Outcome::TrapLoop { first, first_pc, second, second_pc, mtvec };
                 }
             }
         };

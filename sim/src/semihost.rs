@@ -84,14 +84,7 @@ pub struct Semihost {
 
 impl Semihost {
     pub fn new(stdout: Box<dyn Write>, stderr: Box<dyn Write>, cmdline: String, clock_hz: u32) -> Self {
-        Semihost {
-            stdout,
-            stderr,
-            files: Vec::new(),
-            errno: 0,
-            cmdline,
-            clock_hz,
-        }
+        Semihost { stdout, stderr, files: Vec::new(), errno: 0, cmdline, clock_hz }
     }
 
     /// Performs operation `op` with argument `arg`; `cycles` is the simulated time.
@@ -212,8 +205,7 @@ impl Semihost {
                 let text_len = text.len() as u32;
                 text.push(0);
                 bus.poke(buf, &text).map_err(|_| errno::EFAULT)?;
-                bus.poke(arg.wrapping_add(4), &text_len.to_le_bytes())
-                    .map_err(|_| errno::EFAULT)?;
+                bus.poke(arg.wrapping_add(4), &text_len.to_le_bytes()).map_err(|_| errno::EFAULT)?;
                 ret(0)
             }
             // RV32: the reason code itself is the argument, and a normal exit carries no
@@ -221,11 +213,7 @@ impl Semihost {
             op::EXIT => Ok(Outcome::Exit(if arg == APPLICATION_EXIT { 0 } else { 1 })),
             op::EXIT_EXTENDED => {
                 let [reason, status] = words(bus, arg)?;
-                Ok(Outcome::Exit(if reason == APPLICATION_EXIT {
-                    status as i32
-                } else {
-                    1
-                }))
+                Ok(Outcome::Exit(if reason == APPLICATION_EXIT { status as i32 } else { 1 }))
             }
             _ => {
                 tracing::warn!("unsupported semihosting operation {op:#x}; returning -1");
@@ -261,9 +249,7 @@ impl Semihost {
 fn words<B: Bus, const N: usize>(bus: &B, addr: u32) -> Result<[u32; N], u32> {
     let mut raw = vec![0u8; 4 * N];
     bus.peek(addr, &mut raw).map_err(|_| errno::EFAULT)?;
-    Ok(std::array::from_fn(|i| {
-        u32::from_le_bytes(raw[4 * i..4 * i + 4].try_into().expect("4 bytes"))
-    }))
+    Ok(std::array::from_fn(|i| u32::from_le_bytes(raw[4 * i..4 * i + 4].try_into().expect("4 bytes"))))
 }
 
 fn bytes<B: Bus>(bus: &B, addr: u32, len: u32) -> Result<Vec<u8>, u32> {
@@ -318,17 +304,8 @@ mod tests {
 
     fn rig() -> Rig {
         let (out, err) = (Shared::default(), Shared::default());
-        let host = Semihost::new(
-            Box::new(out.clone()),
-            Box::new(err.clone()),
-            "fw.elf a b".into(),
-            100_000_000,
-        );
-        let map = MemoryMap {
-            dram_base: MEM,
-            dram_size: 0x10000,
-            ..MemoryMap::default()
-        };
+        let host = Semihost::new(Box::new(out.clone()), Box::new(err.clone()), "fw.elf a b".into(), 100_000_000);
+        let map = MemoryMap { dram_base: MEM, dram_size: 0x10000, ..MemoryMap::default() };
         // A cache model with its defaults: host calls must see through it.
         let bus = MemorySystem::new(map, &CacheConfig::default(), AxiConfig::default(), ());
         Rig { host, bus, out, err }
@@ -356,9 +333,7 @@ mod tests {
     #[test]
     fn console_streams_through_tt_handles() {
         let mut r = rig();
-        let (Outcome::Return(out), Outcome::Return(err)) = (r.open(":tt", 4), r.open(":tt", 8)) else {
-            panic!()
-        };
+        let (Outcome::Return(out), Outcome::Return(err)) = (r.open(":tt", 4), r.open(":tt", 8)) else { panic!() };
         let text = r.put(MEM + 0x300, b"hello\n");
         let b = r.block(MEM + 0x400, &[out, text, 6]);
         assert_eq!(r.call(op::WRITE, b), Outcome::Return(0));
@@ -386,9 +361,7 @@ mod tests {
     #[test]
     fn feature_file_advertises_exit_extended() {
         let mut r = rig();
-        let Outcome::Return(h) = r.open(FEATURES_FILE, 0) else {
-            panic!()
-        };
+        let Outcome::Return(h) = r.open(FEATURES_FILE, 0) else { panic!() };
         let b = r.block(MEM + 0x400, &[h]);
         assert_eq!(r.call(op::FLEN, b), Outcome::Return(5));
         let b = r.block(MEM + 0x400, &[h, MEM + 0x800, 8]);

@@ -41,10 +41,7 @@ impl Symbols {
 
     /// `addr` with its symbol, as `0x80000010 <main+0x4>`.
     pub fn describe(&self, addr: u32) -> Described<'_> {
-        Described {
-            addr,
-            symbol: self.containing(addr),
-        }
+        Described { addr, symbol: self.containing(addr) }
     }
 }
 
@@ -69,11 +66,7 @@ mod tests {
     use super::*;
 
     fn table() -> Symbols {
-        let sym = |name: &str, addr, size| Symbol {
-            name: name.into(),
-            addr,
-            size,
-        };
+        let sym = |name: &str, addr, size| Symbol { name: name.into(), addr, size };
         Symbols::new(vec![
             sym("main", 0x100, 0x20),
             sym("_start", 0x0, 0x10),

@@ -41,11 +41,7 @@ impl<W: Write> Observer for Tracer<W> {
         let text = disassemble(raw);
         let result = match rd_write {
             Some((rd, value)) => {
-                writeln!(
-                    self.out,
-                    "{pc:08x}  {raw:08x}  {text:<32}{}=0x{value:08x}",
-                    REG_NAMES[rd as usize]
-                )
+                writeln!(self.out, "{pc:08x}  {raw:08x}  {text:<32}{}=0x{value:08x}", REG_NAMES[rd as usize])
             }
             None => writeln!(self.out, "{pc:08x}  {raw:08x}  {text}"),
         };

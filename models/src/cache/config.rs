@@ -100,30 +100,16 @@ impl CacheConfig {
             return err("ways", "must be at least 1".into());
         }
         if self.size == 0 || self.size % (self.line * self.ways) != 0 {
-            return err(
-                "size",
-                format!(
-                    "{} is not a multiple of line × ways = {}",
-                    self.size,
-                    self.line * self.ways
-                ),
-            );
+            return err("size", format!("{} is not a multiple of line × ways = {}", self.size, self.line * self.ways));
         }
         if !self.sets().is_power_of_two() {
             return err(
                 "size",
-                format!(
-                    "{} gives {} sets; the number of sets must be a power of two",
-                    self.size,
-                    self.sets()
-                ),
+                format!("{} gives {} sets; the number of sets must be a power of two", self.size, self.sets()),
             );
         }
         if self.policy == Policy::Plru && !self.ways.is_power_of_two() {
-            return err(
-                "policy",
-                format!("plru needs a power-of-two number of ways, not {}", self.ways),
-            );
+            return err("policy", format!("plru needs a power-of-two number of ways, not {}", self.ways));
         }
         if self.hit_latency == 0 {
             return err("hit_latency", "must be at least 1 cycle".into());

@@ -163,16 +163,11 @@ impl Cache {
             let off = self.data_offset(slot, addr);
             copy_small(&mut self.data[off..off + data.len()], data);
             if self.write == WritePolicy::Back {
-                mark_dirty(
-                    &mut self.dirty[slot as usize],
-                    addr & (self.line - 1),
-                    data.len() as u32,
-                );
+                mark_dirty(&mut self.dirty[slot as usize], addr & (self.line - 1), data.len() as u32);
             }
         }
         if self.write == WritePolicy::Through {
-            mem.write_bytes(addr, data)
-                .expect("the memory system only caches DRAM addresses");
+            mem.write_bytes(addr, data).expect("the memory system only caches DRAM addresses");
             traffic.through = data.len() as u32;
             self.stats.bytes_written += data.len() as u64;
         }
@@ -185,9 +180,7 @@ impl Cache {
         let set = self.set_of(line);
         let first = set * self.ways;
         let tags = &self.tags;
-        let way = self
-            .replacement
-            .victim(set, self.ways, |w| tags[(first + w) as usize] != INVALID);
+        let way = self.replacement.victim(set, self.ways, |w| tags[(first + w) as usize] != INVALID);
         let slot = first + way;
         if self.tags[slot as usize] != INVALID {
             self.stats.evictions += 1;
@@ -216,16 +209,14 @@ impl Cache {
         let base = self.data_offset(slot, line);
         let bytes = match self.writeback_granularity {
             WriteBack::Line => {
-                mem.write_bytes(line, &self.data[base..base + self.line as usize])
-                    .expect("DRAM line");
+                mem.write_bytes(line, &self.data[base..base + self.line as usize]).expect("DRAM line");
                 self.line
             }
             WriteBack::DirtyBytes => {
                 let mut written = 0;
                 for (start, len) in dirty_runs(&mask, self.line) {
                     let from = base + start as usize;
-                    mem.write_bytes(line + start, &self.data[from..from + len as usize])
-                        .expect("DRAM line");
+                    mem.write_bytes(line + start, &self.data[from..from + len as usize]).expect("DRAM line");
                     written += len;
                 }
                 written
@@ -270,10 +261,7 @@ impl Cache {
             Some(slot) => self.maintain_slot(mem, op, slot),
             None => 0,
         };
-        Traffic {
-            writeback,
-            ..Traffic::default()
-        }
+        Traffic { writeback, ..Traffic::default() }
     }
 
     /// The whole-cache command: `op` on every valid line.
@@ -285,10 +273,7 @@ impl Cache {
                 writeback += self.maintain_slot(mem, op, slot);
             }
         }
-        Traffic {
-            writeback,
-            ..Traffic::default()
-        }
+        Traffic { writeback, ..Traffic::default() }
     }
 
     /// The coherent view of `[addr, addr + buf.len())`: cached bytes where the line is
@@ -306,9 +291,7 @@ impl Cache {
     pub fn poke(&mut self, mem: &mut Dram, addr: u32, data: &[u8]) -> Option<()> {
         mem.write_bytes(addr, data).ok()?;
         let mut chunks = Vec::new();
-        self.for_each_cached_chunk(addr, data.len() as u32, |off, data_off, len| {
-            chunks.push((off, data_off, len))
-        });
+        self.for_each_cached_chunk(addr, data.len() as u32, |off, data_off, len| chunks.push((off, data_off, len)));
         for (off, data_off, len) in chunks {
             self.data[data_off..data_off + len].copy_from_slice(&data[off..off + len]);
         }

@@ -26,22 +26,11 @@ impl Replacement {
     pub fn new(policy: Policy, sets: u32, ways: u32, seed: u64) -> Self {
         let slots = (sets * ways) as usize;
         match policy {
-            Policy::Lru => Replacement::Stamps {
-                stamps: vec![0; slots],
-                clock: 0,
-                on_touch: true,
-            },
-            Policy::Fifo => Replacement::Stamps {
-                stamps: vec![0; slots],
-                clock: 0,
-                on_touch: false,
-            },
+            Policy::Lru => Replacement::Stamps { stamps: vec![0; slots], clock: 0, on_touch: true },
+            Policy::Fifo => Replacement::Stamps { stamps: vec![0; slots], clock: 0, on_touch: false },
             // The tree has ways - 1 nodes; up to 64 of them fit one word, wider sets use a
             // vector of words per set.
-            Policy::Plru => Replacement::Tree {
-                bits: vec![0; sets as usize * words_per_tree(ways)],
-                ways,
-            },
+            Policy::Plru => Replacement::Tree { bits: vec![0; sets as usize * words_per_tree(ways)], ways },
             Policy::Random => Replacement::Random(Xoshiro256PlusPlus::seed_from_u64(seed)),
         }
     }
@@ -51,11 +40,7 @@ impl Replacement {
     #[inline(always)]
     pub fn touch(&mut self, slot: u32) {
         match self {
-            Replacement::Stamps {
-                stamps,
-                clock,
-                on_touch: true,
-            } => {
+            Replacement::Stamps { stamps, clock, on_touch: true } => {
                 *clock += 1;
                 stamps[slot as usize] = *clock;
             }

@@ -8,15 +8,7 @@ const BASE: u32 = 0x8000_0000;
 /// 2 sets × 2 ways × 16-byte lines (64 bytes): lines 0x00, 0x20, 0x40 … map to set 0,
 /// 0x10, 0x30 … to set 1.
 fn small(policy: Policy, write: WritePolicy, writeback: WriteBack) -> (Cache, Dram) {
-    let cfg = CacheConfig {
-        size: 64,
-        line: 16,
-        ways: 2,
-        policy,
-        write,
-        writeback,
-        ..CacheConfig::default()
-    };
+    let cfg = CacheConfig { size: 64, line: 16, ways: 2, policy, write, writeback, ..CacheConfig::default() };
     cfg.validate().unwrap();
     (Cache::new(&cfg), Dram::new(BASE, 0x1000))
 }
@@ -39,21 +31,9 @@ fn dram32(m: &Dram, addr: u32) -> u32 {
 fn misses_fill_lines_and_hits_do_not() {
     let (mut c, mut m) = wb_line();
     m.write_bytes(BASE + 4, &7u32.to_le_bytes()).unwrap();
-    assert_eq!(
-        read32(&mut c, &mut m, BASE + 4),
-        (
-            7,
-            Traffic {
-                fill: 16,
-                ..Traffic::default()
-            }
-        )
-    );
+    assert_eq!(read32(&mut c, &mut m, BASE + 4), (7, Traffic { fill: 16, ..Traffic::default() }));
     assert_eq!(read32(&mut c, &mut m, BASE + 8).1, Traffic::default());
-    assert_eq!(
-        (c.stats.read_accesses, c.stats.read_misses, c.stats.bytes_read),
-        (2, 1, 16)
-    );
+    assert_eq!((c.stats.read_accesses, c.stats.read_misses, c.stats.bytes_read), (2, 1, 16));
 }
 
 #[test]
@@ -77,14 +57,7 @@ fn lru_victim_and_dirty_eviction_contents() {
     read32(&mut c, &mut m, BASE + 0x20);
     // A third line in set 0 evicts the least recently used: 0x00, written back whole.
     let (_, t) = read32(&mut c, &mut m, BASE + 0x40);
-    assert_eq!(
-        t,
-        Traffic {
-            fill: 16,
-            writeback: 16,
-            through: 0
-        }
-    );
+    assert_eq!(t, Traffic { fill: 16, writeback: 16, through: 0 });
     assert!(!c.contains(BASE) && c.contains(BASE + 0x20) && c.contains(BASE + 0x40));
     assert_eq!(m.read::<4>(BASE), Some([1, 2, 3, 4]));
     assert_eq!((c.stats.evictions, c.stats.writebacks), (1, 1));
@@ -106,10 +79,7 @@ fn hit_miss_sequences_per_policy() {
     let sequence = [0x00, 0x20, 0x00, 0x40, 0x00, 0x20];
     let misses = |policy| {
         let (mut c, mut m) = small(policy, WritePolicy::Back, WriteBack::Line);
-        sequence
-            .iter()
-            .map(|&a| read32(&mut c, &mut m, BASE + a).1.fill > 0)
-            .collect::<Vec<_>>()
+        sequence.iter().map(|&a| read32(&mut c, &mut m, BASE + a).1.fill > 0).collect::<Vec<_>>()
     };
     // LRU: C evicts B (A was used after B); A hits; B misses.
     assert_eq!(misses(Policy::Lru), [true, true, false, true, false, true]);
@@ -130,10 +100,7 @@ fn byte_granular_write_back_writes_only_dirty_bytes() {
     assert_eq!(t.writeback, 3);
     let mut line = [0; 16];
     m.read_bytes(BASE, &mut line).unwrap();
-    assert_eq!(
-        line,
-        [0xaa, 0xaa, 1, 2, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 3, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa]
-    );
+    assert_eq!(line, [0xaa, 0xaa, 1, 2, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 3, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa]);
 }
 
 #[test]
@@ -144,11 +111,7 @@ fn whole_line_write_back_overwrites_neighbouring_bytes() {
     m.write_bytes(BASE + 8, &[0xaa; 8]).unwrap(); // a DMA fills the line's second half
     c.write(&mut m, BASE, &[1]);
     c.maintain(&mut m, CacheOp::Flush, BASE);
-    assert_eq!(
-        m.read::<4>(BASE + 8),
-        Some([0; 4]),
-        "the write-back restored the stale bytes"
-    );
+    assert_eq!(m.read::<4>(BASE + 8), Some([0; 4]), "the write-back restored the stale bytes");
 }
 
 #[test]
@@ -181,13 +144,7 @@ fn maintain_all_flushes_every_dirty_line() {
 fn write_through_without_allocate() {
     let (mut c, mut m) = small(Policy::Lru, WritePolicy::Through, WriteBack::Line);
     let t = c.write(&mut m, BASE, &[7, 7]);
-    assert_eq!(
-        t,
-        Traffic {
-            through: 2,
-            ..Traffic::default()
-        }
-    );
+    assert_eq!(t, Traffic { through: 2, ..Traffic::default() });
     assert!(!c.contains(BASE), "no write-allocate");
     assert_eq!(m.read::<2>(BASE), Some([7, 7]));
     read32(&mut c, &mut m, BASE); // allocate on read
@@ -195,10 +152,7 @@ fn write_through_without_allocate() {
     assert_eq!(read32(&mut c, &mut m, BASE).0 & 0xff, 8, "hits update the line");
     assert_eq!(m.read::<1>(BASE), Some([8]), "and memory");
     assert_eq!(c.maintain(&mut m, CacheOp::Flush, BASE).writeback, 0, "never dirty");
-    assert_eq!(
-        (c.stats.write_accesses, c.stats.write_misses, c.stats.bytes_written),
-        (2, 1, 3)
-    );
+    assert_eq!((c.stats.write_accesses, c.stats.write_misses, c.stats.bytes_written), (2, 1, 3));
 }
 
 #[test]
@@ -216,13 +170,7 @@ fn peek_sees_the_coherent_view_and_poke_updates_both() {
 
 #[test]
 fn fully_associative_and_random_caches_work() {
-    let cfg = CacheConfig {
-        size: 256,
-        line: 16,
-        ways: 16,
-        policy: Policy::Random,
-        ..CacheConfig::default()
-    };
+    let cfg = CacheConfig { size: 256, line: 16, ways: 16, policy: Policy::Random, ..CacheConfig::default() };
     cfg.validate().unwrap();
     let mut c = Cache::new(&cfg);
     let mut m = Dram::new(BASE, 0x1000);

@@ -176,11 +176,7 @@ impl Csrs {
             self.mstatus |= MSTATUS_MIE;
         }
         self.mstatus |= MSTATUS_MPIE;
-        self.privilege = if mpp == Priv::Machine as u32 {
-            Priv::Machine
-        } else {
-            Priv::User
-        };
+        self.privilege = if mpp == Priv::Machine as u32 { Priv::Machine } else { Priv::User };
         self.mepc
     }
 
@@ -305,10 +301,7 @@ mod tests {
         assert_eq!(c.mstatus() & (MSTATUS_MIE | MSTATUS_MPIE | MSTATUS_MPP), MSTATUS_MPIE);
         assert_eq!(c.leave_trap(), 0x8000_0010);
         assert_eq!(c.privilege, Priv::User);
-        assert_eq!(
-            c.mstatus() & (MSTATUS_MIE | MSTATUS_MPIE | MSTATUS_MPP),
-            MSTATUS_MIE | MSTATUS_MPIE
-        );
+        assert_eq!(c.mstatus() & (MSTATUS_MIE | MSTATUS_MPIE | MSTATUS_MPP), MSTATUS_MIE | MSTATUS_MPIE);
     }
 
     #[test]
@@ -339,10 +332,7 @@ mod tests {
 
     #[test]
     fn counter_writes_replace_the_increment() {
-        let mut c = Csrs {
-            instret: 0x1_0000_0005,
-            ..Default::default()
-        };
+        let mut c = Csrs { instret: 0x1_0000_0005, ..Default::default() };
         c.write(0xb02, 100, 0).unwrap();
         c.instret = c.instret.wrapping_add(1); // the writing instruction retires
         assert_eq!(c.instret, 0x1_0000_0064);

@@ -46,22 +46,10 @@ pub struct Insn {
 }
 
 impl Insn {
-    const ILLEGAL: Insn = Insn {
-        op: Op::Illegal,
-        rd: 0,
-        rs1: 0,
-        rs2: 0,
-        imm: 0,
-    };
+    const ILLEGAL: Insn = Insn { op: Op::Illegal, rd: 0, rs1: 0, rs2: 0, imm: 0 };
 
     fn new(op: Op, rd: usize, rs1: usize, rs2: usize, imm: i32) -> Insn {
-        Insn {
-            op,
-            rd: rd as u8,
-            rs1: rs1 as u8,
-            rs2: rs2 as u8,
-            imm,
-        }
+        Insn { op, rd: rd as u8, rs1: rs1 as u8, rs2: rs2 as u8, imm }
     }
 }
 
@@ -292,27 +280,9 @@ mod tests {
     #[test]
     fn decodes_immediates_per_format() {
         // addi a0, a1, -1
-        assert_eq!(
-            d(0xfff5_8513),
-            Insn {
-                op: Op::Addi,
-                rd: 10,
-                rs1: 11,
-                rs2: 0,
-                imm: -1
-            }
-        );
+        assert_eq!(d(0xfff5_8513), Insn { op: Op::Addi, rd: 10, rs1: 11, rs2: 0, imm: -1 });
         // lui a0, 0x80000
-        assert_eq!(
-            d(0x8000_0537),
-            Insn {
-                op: Op::Lui,
-                rd: 10,
-                rs1: 0,
-                rs2: 0,
-                imm: i32::MIN
-            }
-        );
+        assert_eq!(d(0x8000_0537), Insn { op: Op::Lui, rd: 10, rs1: 0, rs2: 0, imm: i32::MIN });
         // sw a1, -4(sp)
         let sw = d(0xfeb1_2e23);
         assert_eq!((sw.op, sw.rs1, sw.rs2, sw.imm), (Op::Sw, 2, 11, -4));
@@ -336,51 +306,15 @@ mod tests {
         assert_eq!(d(0x0000_100f).op, Op::FenceI);
         assert_eq!(d(0x0ff0_000f).op, Op::Fence);
         // cbo.inval/clean/flush (a0)
-        assert_eq!(
-            d(0x0005_200f),
-            Insn {
-                op: Op::CboInval,
-                rd: 0,
-                rs1: 10,
-                rs2: 0,
-                imm: 0
-            }
-        );
+        assert_eq!(d(0x0005_200f), Insn { op: Op::CboInval, rd: 0, rs1: 10, rs2: 0, imm: 0 });
         assert_eq!(d(0x0015_200f).op, Op::CboClean);
         assert_eq!(d(0x0025_200f).op, Op::CboFlush);
         // csrrs a0, mcycle... rdcycle a0 = csrrs a0, cycle, zero
-        assert_eq!(
-            d(0xc000_2573),
-            Insn {
-                op: Op::Csrrs,
-                rd: 10,
-                rs1: 0,
-                rs2: 0,
-                imm: 0xc00
-            }
-        );
+        assert_eq!(d(0xc000_2573), Insn { op: Op::Csrrs, rd: 10, rs1: 0, rs2: 0, imm: 0xc00 });
         // csrrs a0, cycle, a1: kept as a CSR op with rs1 = a1 (the CSR file rejects the write)
-        assert_eq!(
-            d(0xc005_a573),
-            Insn {
-                op: Op::Csrrs,
-                rd: 10,
-                rs1: 11,
-                rs2: 0,
-                imm: 0xc00
-            }
-        );
+        assert_eq!(d(0xc005_a573), Insn { op: Op::Csrrs, rd: 10, rs1: 11, rs2: 0, imm: 0xc00 });
         // csrrwi zero, mscratch, 5
-        assert_eq!(
-            d(0x3402_d073),
-            Insn {
-                op: Op::Csrrwi,
-                rd: 0,
-                rs1: 5,
-                rs2: 0,
-                imm: 0x340
-            }
-        );
+        assert_eq!(d(0x3402_d073), Insn { op: Op::Csrrwi, rd: 0, rs1: 5, rs2: 0, imm: 0x340 });
         // mul, mulhsu, remu
         assert_eq!(d(0x02b5_0533).op, Op::Mul);
         assert_eq!(d(0x02b5_2533).op, Op::Mulhsu);

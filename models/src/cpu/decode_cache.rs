@@ -29,16 +29,9 @@ pub struct DecodeCache {
 
 impl Default for DecodeCache {
     fn default() -> Self {
-        let empty = Entry {
-            pc: EMPTY,
-            raw: 0,
-            insn: decode(0),
-        };
+        let empty = Entry { pc: EMPTY, raw: 0, insn: decode(0) };
         DecodeCache {
-            entries: vec![empty; ENTRIES]
-                .into_boxed_slice()
-                .try_into()
-                .unwrap_or_else(|_| unreachable!()),
+            entries: vec![empty; ENTRIES].into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!()),
             code_pages: vec![0; (1 << (32 - PAGE_SHIFT)) / 64].into_boxed_slice(),
         }
     }
@@ -119,10 +112,7 @@ mod tests {
         assert!(c.get(0x8000_0000).is_none());
         c.insert(0x8000_0000, ADDI_A0_1);
         c.insert(0x8000_0004, ADDI_A0_2);
-        assert_eq!(
-            c.get(0x8000_0000).map(|(i, raw)| (i.op, i.imm, raw)),
-            Some((Op::Addi, 1, ADDI_A0_1))
-        );
+        assert_eq!(c.get(0x8000_0000).map(|(i, raw)| (i.op, i.imm, raw)), Some((Op::Addi, 1, ADDI_A0_1)));
         // A byte store into the second word invalidates it, not its neighbour.
         c.invalidate_range(0x8000_0007, 1);
         assert!(c.get(0x8000_0000).is_some());

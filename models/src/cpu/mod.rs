@@ -51,12 +51,7 @@ pub enum Exit {
     Halt,
     /// A trap was taken while the previous trap's handler had not yet retired an
     /// instruction: the handler cannot run (no handler installed, or it faults itself).
-    TrapLoop {
-        first: Trap,
-        first_pc: u32,
-        second: Trap,
-        second_pc: u32,
-    },
+    TrapLoop { first: Trap, first_pc: u32, second: Trap, second_pc: u32 },
 }
 
 pub struct Hart {
@@ -164,12 +159,7 @@ impl Hart {
         }
         if let Some((first, first_pc, step)) = self.last_trap {
             if step + 1 == self.steps {
-                return Some(Exit::TrapLoop {
-                    first,
-                    first_pc,
-                    second: trap,
-                    second_pc: pc,
-                });
+                return Some(Exit::TrapLoop { first, first_pc, second: trap, second_pc: pc });
             }
         }
         self.last_trap = Some((trap, pc, self.steps));
@@ -309,9 +299,7 @@ impl Hart {
     #[inline(always)]
     fn load<B: Bus>(&mut self, bus: &mut B, pc: u32, addr: u32, width: Width) -> Result<u32, Event> {
         let at = Access { pc, now: self.now };
-        let (value, stall) = bus
-            .load(at, addr, width)
-            .map_err(|f| Event::access_fault(Cause::LoadAccessFault, f))?;
+        let (value, stall) = bus.load(at, addr, width).map_err(|f| Event::access_fault(Cause::LoadAccessFault, f))?;
         self.now += stall;
         Ok(value)
     }
@@ -327,9 +315,7 @@ impl Hart {
         next: u32,
     ) -> Result<u32, Event> {
         let at = Access { pc, now: self.now };
-        let stall = bus
-            .store(at, addr, width, value)
-            .map_err(|f| Event::access_fault(Cause::StoreAccessFault, f))?;
+        let stall = bus.store(at, addr, width, value).map_err(|f| Event::access_fault(Cause::StoreAccessFault, f))?;
         self.now += stall;
         self.decoded.invalidate_range(addr, width.bytes());
         if bus.halt_requested() {
@@ -341,9 +327,7 @@ impl Hart {
     fn cache_block<B: Bus>(&mut self, bus: &mut B, pc: u32, op: CacheOp, addr: u32, next: u32) -> Result<u32, Event> {
         let at = Access { pc, now: self.now };
         // Zicbom reports faults of cache-block operations as store/AMO faults.
-        let stall = bus
-            .cache_block(at, op, addr)
-            .map_err(|f| Event::access_fault(Cause::StoreAccessFault, f))?;
+        let stall = bus.cache_block(at, op, addr).map_err(|f| Event::access_fault(Cause::StoreAccessFault, f))?;
         self.now += stall;
         Ok(next)
     }
@@ -352,11 +336,7 @@ impl Hart {
     fn csr_op(&mut self, i: Insn, rs1: u32) -> Result<u32, csr::IllegalCsrAccess> {
         let csr = i.imm as u16;
         // Immediate forms take the 5-bit value in the rs1 field.
-        let src = if matches!(i.op, Op::Csrrwi | Op::Csrrsi | Op::Csrrci) {
-            i.rs1 as u32
-        } else {
-            rs1
-        };
+        let src = if matches!(i.op, Op::Csrrwi | Op::Csrrsi | Op::Csrrci) { i.rs1 as u32 } else { rs1 };
         match i.op {
             Op::Csrrw | Op::Csrrwi => {
                 // rd = x0 does not read (and cannot fault on a read).
@@ -368,11 +348,7 @@ impl Hart {
                 let old = self.csr.read(csr, self.now)?;
                 // rs1 = x0 / uimm = 0 does not write (so read-only CSRs may be read this way).
                 if i.rs1 != 0 {
-                    let new = if matches!(i.op, Op::Csrrs | Op::Csrrsi) {
-                        old | src
-                    } else {
-                        old & !src
-                    };
+                    let new = if matches!(i.op, Op::Csrrs | Op::Csrrsi) { old | src } else { old & !src };
                     self.csr.write(csr, new, self.now)?;
                 }
                 Ok(old)

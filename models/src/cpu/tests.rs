@@ -68,20 +68,9 @@ use asm::*;
 
 /// Loads `program` at `BASE` and returns the machine, ready to run.
 fn machine(program: &[u32]) -> (Hart, Memory) {
-    let map = MemoryMap {
-        dram_base: BASE,
-        dram_size: 0x1_0000,
-        ..MemoryMap::default()
-    };
-    let mut bus = MemorySystem::new(
-        map,
-        &CacheConfig {
-            enabled: false,
-            ..CacheConfig::default()
-        },
-        AxiConfig::default(),
-        (),
-    );
+    let map = MemoryMap { dram_base: BASE, dram_size: 0x1_0000, ..MemoryMap::default() };
+    let mut bus =
+        MemorySystem::new(map, &CacheConfig { enabled: false, ..CacheConfig::default() }, AxiConfig::default(), ());
     let bytes: Vec<u8> = program.iter().flat_map(|w| w.to_le_bytes()).collect();
     bus.poke(BASE, &bytes).unwrap();
     (Hart::new(BASE, &CpuTiming::default()), bus)
@@ -219,10 +208,7 @@ fn misaligned_jump_target_traps_on_the_jump() {
     hart.x[10] = BASE + 0x100;
     hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
     hart.run(&mut bus, &mut (), 1);
-    assert_eq!(
-        (hart.csr.mcause, hart.csr.mtval, hart.csr.mepc),
-        (0, BASE + 0x102, BASE)
-    );
+    assert_eq!((hart.csr.mcause, hart.csr.mtval, hart.csr.mepc), (0, BASE + 0x102, BASE));
     assert_eq!(hart.x[1], 0, "rd is not written when the jump traps");
     assert_eq!(hart.pc, BASE + 0x40);
 }
@@ -232,10 +218,7 @@ fn illegal_instruction_traps_with_the_word_in_mtval() {
     let (mut hart, mut bus) = machine(&[NOP, 0xffff_ffff]);
     hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
     hart.run(&mut bus, &mut (), 2);
-    assert_eq!(
-        (hart.csr.mcause, hart.csr.mtval, hart.csr.mepc),
-        (2, 0xffff_ffff, BASE + 4)
-    );
+    assert_eq!((hart.csr.mcause, hart.csr.mtval, hart.csr.mepc), (2, 0xffff_ffff, BASE + 4));
     assert_eq!(hart.pc, BASE + 0x40);
     assert_eq!(hart.csr.instret, 1, "a trapping instruction does not retire");
 }

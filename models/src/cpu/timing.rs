@@ -23,12 +23,7 @@ pub struct CpuTiming {
 
 impl Default for CpuTiming {
     fn default() -> Self {
-        CpuTiming {
-            taken_branch: 2,
-            jump: 2,
-            mul: 2,
-            div: 32,
-        }
+        CpuTiming { taken_branch: 2, jump: 2, mul: 2, div: 32 }
     }
 }
 

@@ -20,19 +20,11 @@ fn cache_cfg() -> CacheConfig {
 }
 
 fn axi_cfg() -> AxiConfig {
-    AxiConfig {
-        read_latency: 10,
-        write_latency: 10,
-        data_width: 4,
-        max_burst: 16,
-    }
+    AxiConfig { read_latency: 10, write_latency: 10, data_width: 4, max_burst: 16 }
 }
 
 fn system(cache: CacheConfig) -> MemorySystem<Vec<Event>> {
-    let map = MemoryMap {
-        dram_size: 0x1_0000,
-        ..MemoryMap::default()
-    };
+    let map = MemoryMap { dram_size: 0x1_0000, ..MemoryMap::default() };
     map.validate().unwrap();
     MemorySystem::new(map, &cache, axi_cfg(), Vec::new())
 }
@@ -45,21 +37,14 @@ fn at(now: u64) -> Access {
 fn uncached_alias_sees_stale_data_until_the_line_is_flushed() {
     let mut m = system(cache_cfg());
     m.store(at(0), BASE + 0x40, Width::Word, 0x1234_5678).unwrap();
-    assert_eq!(
-        m.load(at(1), ALIAS + 0x40, Width::Word).unwrap().0,
-        0,
-        "DRAM not yet written"
-    );
+    assert_eq!(m.load(at(1), ALIAS + 0x40, Width::Word).unwrap().0, 0, "DRAM not yet written");
     m.cache_block(at(2), CacheOp::Flush, BASE + 0x40).unwrap();
     assert_eq!(m.load(at(3), ALIAS + 0x40, Width::Word).unwrap().0, 0x1234_5678);
 }
 
 #[test]
 fn functional_mode_is_coherent() {
-    let mut m = system(CacheConfig {
-        enabled: false,
-        ..cache_cfg()
-    });
+    let mut m = system(CacheConfig { enabled: false, ..cache_cfg() });
     m.store(at(0), BASE + 0x40, Width::Word, 7).unwrap();
     assert_eq!(m.load(at(1), ALIAS + 0x40, Width::Word).unwrap(), (7, 10 + 1));
 }
@@ -71,12 +56,10 @@ fn whole_cache_commands_through_sysctl() {
     m.store(at(0), BASE + 0x100, Width::Byte, 2).unwrap();
     assert_eq!(m.load(at(1), SYSCTL + sysctl::CACHE_LINE, Width::Word).unwrap().0, 16);
     assert_eq!(m.load(at(1), SYSCTL + sysctl::CACHE_SIZE, Width::Word).unwrap().0, 1024);
-    m.store(at(2), SYSCTL + sysctl::CACHE_CTRL, Width::Word, sysctl::CACHE_CLEAN_ALL)
-        .unwrap();
+    m.store(at(2), SYSCTL + sysctl::CACHE_CTRL, Width::Word, sysctl::CACHE_CLEAN_ALL).unwrap();
     assert_eq!(m.load(at(3), ALIAS + 0x100, Width::Byte).unwrap().0, 2);
     assert!(m.cache().unwrap().contains(BASE), "clean keeps lines");
-    m.store(at(4), SYSCTL + sysctl::CACHE_CTRL, Width::Word, sysctl::CACHE_INVAL_ALL)
-        .unwrap();
+    m.store(at(4), SYSCTL + sysctl::CACHE_CTRL, Width::Word, sysctl::CACHE_INVAL_ALL).unwrap();
     assert!(!m.cache().unwrap().contains(BASE));
 }
 
@@ -91,32 +74,16 @@ fn every_cpu_access_is_reported_once_per_line() {
     assert_eq!(
         m.sink().as_slice(),
         [
-            Event::Cached {
-                access: Rw::Write,
-                range: Range::new(BASE + 0x0e, 2),
-                origin: origin(5)
-            },
-            Event::Cached {
-                access: Rw::Write,
-                range: Range::new(BASE + 0x10, 2),
-                origin: origin(5)
-            },
+            Event::Cached { access: Rw::Write, range: Range::new(BASE + 0x0e, 2), origin: origin(5) },
+            Event::Cached { access: Rw::Write, range: Range::new(BASE + 0x10, 2), origin: origin(5) },
             Event::CpuAccess {
                 space: Space::Dram,
                 access: Rw::Read,
                 range: Range::new(BASE + 4, 2),
                 origin: origin(6)
             },
-            Event::CacheMaintenance {
-                op: CacheOp::Clean,
-                scope: Scope::Line(BASE + 0x10),
-                origin: origin(7)
-            },
-            Event::CacheMaintenance {
-                op: CacheOp::Flush,
-                scope: Scope::All,
-                origin: origin(8)
-            },
+            Event::CacheMaintenance { op: CacheOp::Clean, scope: Scope::Line(BASE + 0x10), origin: origin(7) },
+            Event::CacheMaintenance { op: CacheOp::Flush, scope: Scope::All, origin: origin(8) },
         ]
     );
 }
@@ -131,10 +98,7 @@ fn straddling_accesses_read_back_across_lines() {
 
 #[test]
 fn hits_misses_and_write_backs_take_their_time() {
-    let mut m = system(CacheConfig {
-        hit_latency: 2,
-        ..cache_cfg()
-    });
+    let mut m = system(CacheConfig { hit_latency: 2, ..cache_cfg() });
     // Miss: a 16-byte fill = 10 cycles latency + 4 beats.
     assert_eq!(m.load(at(100), BASE, Width::Word).unwrap().1, 14);
     // Hit: hit latency 2, of which 1 overlaps the instruction.
@@ -147,10 +111,7 @@ fn hits_misses_and_write_backs_take_their_time() {
 
 #[test]
 fn a_full_write_buffer_stalls_stores() {
-    let mut m = system(CacheConfig {
-        write_buffer: 1,
-        ..cache_cfg()
-    });
+    let mut m = system(CacheConfig { write_buffer: 1, ..cache_cfg() });
     assert_eq!(m.store(at(0), ALIAS, Width::Word, 1).unwrap(), 0);
     // The first write occupies the only entry until 0 + 10 + 1 = 11.
     assert_eq!(m.store(at(1), ALIAS + 4, Width::Word, 1).unwrap(), 10);
@@ -159,10 +120,7 @@ fn a_full_write_buffer_stalls_stores() {
 #[test]
 fn byte_granular_write_back_keeps_neighbouring_dma_data() {
     for (writeback, expect) in [(WriteBack::Line, 0x00), (WriteBack::DirtyBytes, 0xaa)] {
-        let mut m = system(CacheConfig {
-            writeback,
-            ..cache_cfg()
-        });
+        let mut m = system(CacheConfig { writeback, ..cache_cfg() });
         m.load(at(0), BASE, Width::Word).unwrap(); // line allocated
         m.poke(ALIAS + 8, &[0xaa; 8]).unwrap(); // the engine writes DRAM behind the cache
         m.store(at(1), BASE, Width::Byte, 1).unwrap();
@@ -176,15 +134,9 @@ fn byte_granular_write_back_keeps_neighbouring_dma_data() {
 #[test]
 fn unmapped_and_straddling_region_accesses_fault() {
     let mut m = system(cache_cfg());
-    assert_eq!(
-        m.load(at(0), 0x9000_0000, Width::Word),
-        Err(MemFault::Unmapped { addr: 0x9000_0000 })
-    );
+    assert_eq!(m.load(at(0), 0x9000_0000, Width::Word), Err(MemFault::Unmapped { addr: 0x9000_0000 }));
     let end = BASE + 0x1_0000;
-    assert!(
-        m.store(at(0), end - 2, Width::Word, 0).is_err(),
-        "runs off the end of DRAM"
-    );
+    assert!(m.store(at(0), end - 2, Width::Word, 0).is_err(), "runs off the end of DRAM");
     assert!(m.fetch(ALIAS).is_err(), "no code from the uncached alias");
 }
 
@@ -199,20 +151,11 @@ fn tohost_is_seen_through_the_cache() {
 
 #[test]
 fn overlapping_regions_are_refused() {
-    let map = MemoryMap {
-        uncached_alias: 0x8100_0000,
-        ..MemoryMap::default()
-    };
+    let map = MemoryMap { uncached_alias: 0x8100_0000, ..MemoryMap::default() };
     assert_eq!(map.validate().unwrap_err().field, "uncached_alias");
-    let map = MemoryMap {
-        sysctl: 0xc000_0000,
-        ..MemoryMap::default()
-    };
+    let map = MemoryMap { sysctl: 0xc000_0000, ..MemoryMap::default() };
     assert_eq!(map.validate().unwrap_err().field, "sysctl");
-    let map = MemoryMap {
-        dram_size: 0x4000_0001,
-        ..MemoryMap::default()
-    };
+    let map = MemoryMap { dram_size: 0x4000_0001, ..MemoryMap::default() };
     assert_eq!(map.validate().unwrap_err().field, "dram_size");
     assert!(MemoryMap::default().validate().is_ok());
 }

@@ -1,0 +1,11 @@
+//! The VectorBlox-MXP-style accelerator (`mxp-spec.md`): instruction port, command FIFO, DMA
+//! and vector queues, scratchpad.
+//!
+//! * [`command`]: the 32-bit instruction-port encoding.
+//! * [`regs`]: VL / ROWS / MATS and the 2-D/3-D increments.
+//! * [`vector`]: what a vector instruction does (checked against `reference` by property tests).
+
+pub mod command;
+pub mod config;
+pub mod regs;
+pub mod vector;
