@@ -128,19 +128,10 @@ pub enum Event {
     // ---- CPU nodes: each takes the next CPU timeline position.
     /// `cpu_uncached_read/write` (space `Dram`, through the uncached alias) or
     /// `cpu_sp_read/write` (space `Scratchpad`).
-    CpuAccess {
-        space: Space,
-        access: Access,
-        range: Range,
-        origin: Origin,
-    },
+    CpuAccess { space: Space, access: Access, range: Range, origin: Origin },
     /// `cached_read` / `cached_write`: a CPU load/store through the data cache. The detector
     /// derives `alloc` (whole line) and `wb` (line, or dirty bytes) from it.
-    Cached {
-        access: Access,
-        range: Range,
-        origin: Origin,
-    },
+    Cached { access: Access, range: Range, origin: Origin },
     /// `cache_clean` / `cache_flush` / `cache_inval`.
     CacheMaintenance { op: CacheOp, scope: Scope, origin: Origin },
     /// `do_dma_read` / `do_dma_write` / `do_vec`: the CPU wrote a command to the instruction
@@ -152,21 +143,10 @@ pub enum Event {
     // ---- Engine nodes.
     /// `dma_r` / `dma_w`: one transfer (1D: one range each side; 2D: one range per row, the
     /// i-th host row moving to/from the i-th scratchpad row).
-    Dma {
-        request: Pos,
-        dir: DmaDir,
-        host: Vec<Range>,
-        scratchpad: Vec<Range>,
-        cycle: u64,
-    },
+    Dma { request: Pos, dir: DmaDir, host: Vec<Range>, scratchpad: Vec<Range>, cycle: u64 },
     /// `vec`: one vector instruction's scratchpad reads (A and B operands) and writes (D),
     /// one range per row for 2D/3D.
-    Vector {
-        request: Pos,
-        reads: Vec<Range>,
-        writes: Vec<Range>,
-        cycle: u64,
-    },
+    Vector { request: Pos, reads: Vec<Range>, writes: Vec<Range>, cycle: u64 },
 }
 
 impl Event {
@@ -221,10 +201,7 @@ mod tests {
 
     #[test]
     fn lines_are_aligned_down() {
-        let g = CacheGeometry {
-            line_size: 64,
-            write_back: WriteBack::Line,
-        };
+        let g = CacheGeometry { line_size: 64, write_back: WriteBack::Line };
         assert_eq!(g.line_of(0x8000_007f), 0x8000_0040);
     }
 }

@@ -6,21 +6,26 @@
 //! are ordered by their queue (FIFO) and two vector instructions by program order, which are
 //! not interlocks and not decided here.
 
-use crate::event::{DmaDir, Range};
+use crate::event::{DmaDir, Event, Range};
 
 /// What an engine operation does to the scratchpad.
 #[derive(Clone, Copy, Debug)]
 pub enum EngineOp<'a> {
     /// A DMA transfer and its scratchpad rows (written for `ToScratchpad`, read for `ToHost`).
-    Dma {
-        dir: DmaDir,
-        scratchpad: &'a [Range],
-    },
+    Dma { dir: DmaDir, scratchpad: &'a [Range] },
     /// A vector instruction's scratchpad rows read (A, B) and written (D).
-    Vector {
-        reads: &'a [Range],
-        writes: &'a [Range],
-    },
+    Vector { reads: &'a [Range], writes: &'a [Range] },
+}
+
+impl<'a> EngineOp<'a> {
+    /// The scratchpad side of an engine node ([`Event::Dma`] or [`Event::Vector`]).
+    pub fn of(event: &'a Event) -> Option<EngineOp<'a>> {
+        match event {
+            Event::Dma { dir, scratchpad, .. } => Some(EngineOp::Dma { dir: *dir, scratchpad }),
+            Event::Vector { reads, writes, .. } => Some(EngineOp::Vector { reads, writes }),
+            _ => None,
+        }
+    }
 }
 
 fn any_overlap(a: &[Range], b: &[Range]) -> bool {
@@ -39,37 +44,16 @@ fn any_overlap(a: &[Range], b: &[Range]) -> bool {
 pub fn interlocked(earlier: EngineOp<'_>, later: EngineOp<'_>) -> bool {
     use DmaDir::*;
     match (earlier, later) {
-        (
-            EngineOp::Dma {
-                dir: ToScratchpad,
-                scratchpad,
-            },
-            EngineOp::Vector { reads, .. },
-        ) => any_overlap(scratchpad, reads),
-        (
-            EngineOp::Dma {
-                dir: ToHost,
-                scratchpad,
-            },
-            EngineOp::Vector { writes, .. },
-        ) => any_overlap(scratchpad, writes),
-        (
-            EngineOp::Vector { writes, .. },
-            EngineOp::Dma {
-                dir: ToHost,
-                scratchpad,
-            },
-        ) => any_overlap(writes, scratchpad),
-        (
-            EngineOp::Vector { reads, .. },
-            EngineOp::Dma {
-                dir: ToScratchpad,
-                scratchpad,
-            },
-        ) => any_overlap(reads, scratchpad),
+        (EngineOp::Dma { dir: ToScratchpad, scratchpad }, EngineOp::Vector { reads, .. }) => {
+            any_overlap(scratchpad, reads)
+        }
+        (EngineOp::Dma { dir: ToHost, scratchpad }, EngineOp::Vector { writes, .. }) => any_overlap(scratchpad, writes),
+        (EngineOp::Vector { writes, .. }, EngineOp::Dma { dir: ToHost, scratchpad }) => any_overlap(writes, scratchpad),
+        (EngineOp::Vector { reads, .. }, EngineOp::Dma { dir: ToScratchpad, scratchpad }) => {
+            any_overlap(reads, scratchpad)
+        }
         // Same queue: ordered by the queue, not by an interlock.
-        (EngineOp::Dma { .. }, EngineOp::Dma { .. })
-        | (EngineOp::Vector { .. }, EngineOp::Vector { .. }) => false,
+        (EngineOp::Dma { .. }, EngineOp::Dma { .. }) | (EngineOp::Vector { .. }, EngineOp::Vector { .. }) => false,
     }
 }
 
@@ -82,10 +66,7 @@ mod tests {
     const A_PART: [Range; 1] = [Range::new(0x13c, 8)];
 
     fn dma(dir: DmaDir, sp: &[Range]) -> EngineOp<'_> {
-        EngineOp::Dma {
-            dir,
-            scratchpad: sp,
-        }
+        EngineOp::Dma { dir, scratchpad: sp }
     }
     fn vec<'a>(reads: &'a [Range], writes: &'a [Range]) -> EngineOp<'a> {
         EngineOp::Vector { reads, writes }

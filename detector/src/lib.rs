@@ -5,6 +5,22 @@
 //! * [`event`]: the vocabulary every producer (CPU, cache, MXP engine) emits.
 //! * [`interlock`]: the accelerator's one ordering rule between its DMA and vector queues,
 //!   shared by the engine model (which stalls on it) and the detector (which orders on it).
+//! * [`node`]: the memory-touching nodes of the model and their bytes; [`bytes`]: byte sets.
+//! * [`race`]: what is reported; [`config`]: options and stream errors.
+//! * [`fast`]: the online detector (interval form, bounded state), with its proof of
+//!   equivalence to the graph; [`detector`]: it plus the deduplicated report.
+//! * [`reference`]: the graph built literally — slow, for tests only.
 
+pub mod bytes;
+pub mod config;
+pub mod detector;
 pub mod event;
+pub mod fast;
 pub mod interlock;
+pub mod node;
+pub mod race;
+pub mod reference;
+
+pub use config::{Config, ConfigError, StreamError};
+pub use detector::Detector;
+pub use race::{Race, RaceNode, Report};

@@ -1,0 +1,169 @@
+//! Byte sets: normalised lists of ranges, and the bit masks used for the bytes of one cache
+//! line. Both detectors express "which bytes" with these, so that their answers compare
+//! directly.
+
+use crate::event::Range;
+
+/// Sorts and merges `ranges` (dropping empty ones): the canonical form of a byte set.
+pub fn normalize(mut ranges: Vec<Range>) -> Vec<Range> {
+    ranges.retain(|r| !r.is_empty());
+    ranges.sort_unstable();
+    let mut out: Vec<Range> = Vec::with_capacity(ranges.len());
+    for r in ranges {
+        match out.last_mut() {
+            // Merge when touching or overlapping, unless the union would not fit a `Range`.
+            Some(last)
+                if r.start as u64 <= last.end() && r.end().max(last.end()) - (last.start as u64) <= u32::MAX as u64 =>
+            {
+                let end = r.end().max(last.end());
+                last.len = (end - last.start as u64) as u32;
+            }
+            _ => out.push(r),
+        }
+    }
+    out
+}
+
+/// The bytes common to both sets (in any form; the result is normalised).
+pub fn intersect(a: &[Range], b: &[Range]) -> Vec<Range> {
+    let mut out = Vec::new();
+    for x in a {
+        for y in b {
+            if let Some(common) = x.intersection(*y) {
+                out.push(common);
+            }
+        }
+    }
+    normalize(out)
+}
+
+/// The line-aligned pieces of `range`: `(line address, the part of range inside that line)`.
+/// `line_size` must be a power of two.
+#[inline]
+pub fn split_by_line(range: Range, line_size: u32) -> impl Iterator<Item = (u32, Range)> {
+    let shift = line_size.trailing_zeros();
+    let line_size = line_size as u64;
+    let end = range.end();
+    let first_line = range.start as u64 & !(line_size - 1);
+    // A shift, not a division: this is on every cached access.
+    let lines = if range.is_empty() { 0 } else { (end - first_line + line_size - 1) >> shift };
+    (0..lines).map(move |i| {
+        let line = first_line + i * line_size;
+        let start = (range.start as u64).max(line);
+        let stop = end.min(line + line_size);
+        (line as u32, Range::new(start as u32, (stop - start) as u32))
+    })
+}
+
+/// The whole line at `line` as a range.
+pub fn line_range(line: u32, line_size: u32) -> Range {
+    Range::new(line, line_size)
+}
+
+/// The largest line size a [`LineMask`] can describe.
+pub const MAX_LINE_SIZE: u32 = 256;
+
+const WORDS: usize = (MAX_LINE_SIZE / 64) as usize;
+
+/// A set of bytes within one cache line: bit `i` is byte `line + i`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LineMask([u64; WORDS]);
+
+impl LineMask {
+    pub const EMPTY: LineMask = LineMask([0; WORDS]);
+
+    /// The bytes of `part`, which must lie within the line at `line`.
+    pub fn of(line: u32, part: Range) -> LineMask {
+        let first = (part.start - line) as usize;
+        let mut words = [0; WORDS];
+        for (i, word) in words.iter_mut().enumerate() {
+            let (lo, hi) = (first.max(64 * i), (first + part.len as usize).min(64 * (i + 1)));
+            if lo < hi {
+                let ones = if hi - lo == 64 { u64::MAX } else { (1 << (hi - lo)) - 1 };
+                *word = ones << (lo - 64 * i);
+            }
+        }
+        LineMask(words)
+    }
+
+    /// Every byte of a line of `line_size` bytes.
+    pub fn full(line_size: u32) -> LineMask {
+        LineMask::of(0, Range::new(0, line_size))
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    #[inline]
+    pub fn union(self, other: LineMask) -> LineMask {
+        LineMask(std::array::from_fn(|i| self.0[i] | other.0[i]))
+    }
+
+    #[inline]
+    pub fn intersection(self, other: LineMask) -> LineMask {
+        LineMask(std::array::from_fn(|i| self.0[i] & other.0[i]))
+    }
+
+    #[inline]
+    pub fn without(self, other: LineMask) -> LineMask {
+        LineMask(std::array::from_fn(|i| self.0[i] & !other.0[i]))
+    }
+
+    /// The ranges of the bytes in the set, for the line at `line`.
+    pub fn ranges(self, line: u32) -> Vec<Range> {
+        let mut out: Vec<Range> = Vec::new();
+        for (i, &word) in self.0.iter().enumerate() {
+            let mut word = word;
+            let mut offset = 64 * i as u32;
+            while word != 0 {
+                let skip = word.trailing_zeros();
+                word >>= skip;
+                offset += skip;
+                let run = word.trailing_ones();
+                out.push(Range::new(line + offset, run));
+                word = word.checked_shr(run).unwrap_or(0);
+                offset += run;
+            }
+        }
+        normalize(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_merges_touching_and_overlapping() {
+        let got = normalize(vec![
+            Range::new(10, 5),
+            Range::new(0, 4),
+            Range::new(4, 2),
+            Range::new(12, 10),
+            Range::new(30, 0),
+        ]);
+        assert_eq!(got, vec![Range::new(0, 6), Range::new(10, 12)]);
+    }
+
+    #[test]
+    fn split_by_line_cuts_at_line_boundaries() {
+        let parts: Vec<_> = split_by_line(Range::new(14, 20), 16).collect();
+        assert_eq!(parts, vec![(0, Range::new(14, 2)), (16, Range::new(16, 16)), (32, Range::new(32, 2))]);
+        assert_eq!(split_by_line(Range::new(5, 0), 16).count(), 0);
+        let top: Vec<_> = split_by_line(Range::new(0xffff_fff8, 8), 16).collect();
+        assert_eq!(top, vec![(0xffff_fff0, Range::new(0xffff_fff8, 8))]);
+    }
+
+    #[test]
+    fn masks_round_trip() {
+        let m = LineMask::of(32, Range::new(34, 3)).union(LineMask::of(32, Range::new(40, 2)));
+        assert_eq!(m.ranges(32), vec![Range::new(34, 3), Range::new(40, 2)]);
+        assert_eq!(LineMask::full(256).ranges(0), vec![Range::new(0, 256)]);
+        let across = LineMask::of(0, Range::new(60, 10));
+        assert_eq!(across.ranges(0x100), vec![Range::new(0x13c, 10)]);
+        assert_eq!(LineMask::full(64).without(across).ranges(0), vec![Range::new(0, 60)]);
+        assert!(LineMask::of(0, Range::new(0, 4)).intersection(LineMask::of(0, Range::new(4, 4))).is_empty());
+    }
+}

@@ -1,0 +1,483 @@
+//! Per-line cache state: the derived cache nodes of each line, condensed to the few that
+//! can still race (see the module documentation of [`crate::fast`] for why these suffice).
+//!
+//! For each line: the last line-scope flush/inval (the `pred` of every `alloc` since), the
+//! current *dirty epoch* (the writes since the last clean/flush/inval: the first one, whose
+//! `wb` dominates the others, and the latest one, whose `wb` covers every dirty byte), and
+//! while requests are pending the latest read (whose `alloc` dominates the epoch's others).
+//! Epochs that end while a request is pending are archived until no pending request is older
+//! than their end. Whole-cache operations are applied lazily, when a line is next looked at.
+
+use std::collections::BTreeMap;
+
+use crate::bytes::LineMask;
+use crate::event::{CacheGeometry, CacheOp, Origin, Pos, Range, WriteBack};
+use crate::node::{NodeId, NodeKind};
+use crate::race::RaceNode;
+
+/// The writes to a line since it was last clean (a value: the line state stores it flat).
+#[derive(Clone, Copy, Debug)]
+struct DirtyEpoch {
+    first: Pos,
+    first_origin: Origin,
+    /// The bytes the first write's `wb` writes (the whole line under `WriteBack::Line`).
+    first_mask: LineMask,
+    latest: Pos,
+    latest_origin: Origin,
+    /// Every dirty byte: what the latest write's `wb` writes.
+    mask: LineMask,
+}
+
+impl DirtyEpoch {
+    /// The `wb` nodes standing for the epoch, each with the bytes it is reported for: the
+    /// first write's on its bytes, the latest write's on the bytes dirtied since.
+    fn write_backs(&self, line: u32, succ: Option<Pos>) -> Vec<(RaceNode, LineMask)> {
+        let wb = |pos, origin| RaceNode {
+            id: NodeId { kind: NodeKind::WriteBack, pos, line: Some(line) },
+            origin,
+            pred: pos,
+            succ,
+        };
+        let mut out = vec![(wb(self.first, self.first_origin), self.first_mask)];
+        let rest = self.mask.without(self.first_mask);
+        if !rest.is_empty() {
+            out.push((wb(self.latest, self.latest_origin), rest));
+        }
+        out
+    }
+}
+
+/// The latest cached read of a line in one valid epoch (since a flush/inval).
+#[derive(Clone, Copy, Debug)]
+struct LatestRead {
+    pos: Pos,
+    origin: Origin,
+    /// The last flush/inval of the line before the read: the `alloc`'s pred.
+    valid_since: Pos,
+}
+
+impl LatestRead {
+    fn alloc(&self, line: u32) -> RaceNode {
+        RaceNode {
+            id: NodeId { kind: NodeKind::Alloc, pos: self.pos, line: Some(line) },
+            origin: self.origin,
+            pred: self.valid_since,
+            succ: Some(self.pos),
+        }
+    }
+}
+
+/// One line's state, laid out flat in two cache lines: the first holds what every access
+/// looks at, the second what only reports, pending windows and byte-granular write-back
+/// need. (Positions start at 1, so 0 means "none".)
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
+struct LineState {
+    /// Every dirty byte of the current dirty epoch.
+    dirty_mask: LineMask,
+    /// The first write of the current dirty epoch (0: the line is clean).
+    dirty_first: Pos,
+    /// Last line-scope flush/inval.
+    inval_at: Pos,
+    /// The last whole-cache operation this state has been brought up to date with.
+    caught_up: Pos,
+    /// The first write's bytes, as an offset and length within the line.
+    first_offset: u16,
+    first_len: u16,
+    /// Some live non-cache DRAM node may overlap the line (see [`super::dram`]); cleared
+    /// lazily when a look finds none.
+    flagged: bool,
+
+    /// The latest write of the current dirty epoch.
+    dirty_latest: Pos,
+    /// The latest read, recorded only while a request is pending (only then can an engine
+    /// node still to come race with an `alloc` that is already over); 0: none.
+    read_pos: Pos,
+    read_valid_since: Pos,
+    first_cycle: u64,
+    latest_cycle: u64,
+    read_cycle: u64,
+    first_pc: u32,
+    latest_pc: u32,
+    read_pc: u32,
+}
+
+impl LineState {
+    fn dirty(&self, line: u32) -> Option<DirtyEpoch> {
+        (self.dirty_first != 0).then(|| DirtyEpoch {
+            first: self.dirty_first,
+            first_origin: Origin { pc: self.first_pc, cycle: self.first_cycle },
+            first_mask: LineMask::of(line, Range::new(line + self.first_offset as u32, self.first_len as u32)),
+            latest: self.dirty_latest,
+            latest_origin: Origin { pc: self.latest_pc, cycle: self.latest_cycle },
+            mask: self.dirty_mask,
+        })
+    }
+
+    fn read(&self) -> Option<LatestRead> {
+        (self.read_pos != 0).then_some(LatestRead {
+            pos: self.read_pos,
+            origin: Origin { pc: self.read_pc, cycle: self.read_cycle },
+            valid_since: self.read_valid_since,
+        })
+    }
+
+    fn set_read(&mut self, read: LatestRead) {
+        self.read_pos = read.pos;
+        self.read_pc = read.origin.pc;
+        self.read_cycle = read.origin.cycle;
+        self.read_valid_since = read.valid_since;
+    }
+
+    fn clear_dirty(&mut self) {
+        self.dirty_first = 0;
+        self.dirty_mask = LineMask::EMPTY;
+    }
+
+    /// True when a whole-cache operation came since the state was last brought up to date.
+    #[inline]
+    fn is_stale(&self, whole: &WholeCacheOps) -> bool {
+        self.caught_up < whole.last
+    }
+
+    /// Ends the epochs that whole-cache operations have ended, archiving those that ended
+    /// after `horizon` (they may still race with a pending request's engine node).
+    fn catch_up(&mut self, line: u32, whole: &WholeCacheOps, horizon: Pos, archive: &mut BTreeMap<u32, Vec<Archived>>) {
+        self.caught_up = whole.last;
+        let mut ended = Vec::new();
+        if let Some(epoch) = self.dirty(line).filter(|d| d.first < whole.last) {
+            if let Some(end) = whole.end_of_epoch_from(epoch.first).filter(|&e| e > horizon) {
+                ended.push(Archived::Dirty { epoch, ended: end });
+            }
+            self.clear_dirty();
+        }
+        let valid_since = self.inval_at.max(whole.last_invalidating);
+        if let Some(read) = self.read().filter(|r| r.valid_since < valid_since) {
+            if read.pos > horizon {
+                ended.push(Archived::Read(read));
+            }
+            self.read_pos = 0;
+        }
+        if !ended.is_empty() {
+            archive.entry(line).or_default().extend(ended);
+        }
+    }
+}
+
+/// An epoch that ended while a request was pending.
+#[derive(Clone, Copy, Debug)]
+enum Archived {
+    Dirty { epoch: DirtyEpoch, ended: Pos },
+    Read(LatestRead),
+}
+
+/// Whole-cache maintenance, applied to each line when it is next looked at.
+#[derive(Clone, Debug, Default)]
+struct WholeCacheOps {
+    last: Pos,
+    last_invalidating: Pos,
+    /// The whole-cache operations made while requests were pending, in order: the end of a
+    /// dirty epoch they closed may still matter to a pending request's engine node.
+    recent: Vec<Pos>,
+    /// The latest whole-cache operation no longer in `recent`: epochs it (or an earlier
+    /// one) ended are over for good.
+    forgotten: Pos,
+}
+
+impl WholeCacheOps {
+    /// The end of a dirty epoch whose first write was at `first`, closed by a whole-cache
+    /// operation; `None` if it ended too long ago to matter.
+    fn end_of_epoch_from(&self, first: Pos) -> Option<Pos> {
+        if first < self.forgotten {
+            return None;
+        }
+        let i = self.recent.partition_point(|&c| c < first);
+        self.recent.get(i).copied()
+    }
+}
+
+/// Line states in a sparse two-level table over the 32-bit address space: O(1) lookups with
+/// no hashing, and pages only where lines have been touched.
+#[derive(Clone, Debug)]
+struct LineTable {
+    line_shift: u32,
+    directories: Vec<Option<Directory>>,
+    pages: usize,
+}
+
+/// The line states of 4 KiB of addresses.
+type Page = Box<[LineState]>;
+/// The pages of 4 MiB of addresses.
+type Directory = Box<[Option<Page>]>;
+
+const PAGE_BITS: u32 = 12;
+const DIRECTORY_BITS: u32 = 10;
+const DIRECTORIES: usize = 1 << (32 - PAGE_BITS - DIRECTORY_BITS);
+
+impl LineTable {
+    fn new(line_size: u32) -> LineTable {
+        LineTable { line_shift: line_size.trailing_zeros(), directories: vec![None; DIRECTORIES], pages: 0 }
+    }
+
+    fn index(&self, line: u32) -> (usize, usize, usize) {
+        let page = line >> PAGE_BITS;
+        (
+            (page >> DIRECTORY_BITS) as usize,
+            (page & ((1 << DIRECTORY_BITS) - 1)) as usize,
+            ((line & ((1 << PAGE_BITS) - 1)) >> self.line_shift) as usize,
+        )
+    }
+
+    #[inline]
+    fn get(&self, line: u32) -> Option<&LineState> {
+        let (d, p, l) = self.index(line);
+        self.directories[d].as_ref()?[p].as_ref().map(|page| &page[l])
+    }
+
+    #[inline]
+    fn get_mut(&mut self, line: u32) -> Option<&mut LineState> {
+        let (d, p, l) = self.index(line);
+        self.directories[d].as_mut()?[p].as_mut().map(|page| &mut page[l])
+    }
+
+    #[inline]
+    fn get_or_insert(&mut self, line: u32) -> &mut LineState {
+        let (d, p, l) = self.index(line);
+        let lines_per_page = 1usize << (PAGE_BITS - self.line_shift);
+        let pages = &mut self.pages;
+        let directory = self.directories[d].get_or_insert_with(new_directory);
+        let page = directory[p].get_or_insert_with(|| {
+            *pages += 1;
+            new_page(lines_per_page)
+        });
+        &mut page[l]
+    }
+}
+
+#[cold]
+fn new_directory() -> Directory {
+    vec![None; 1 << DIRECTORY_BITS].into_boxed_slice()
+}
+
+#[cold]
+fn new_page(lines: usize) -> Page {
+    vec![LineState::default(); lines].into_boxed_slice()
+}
+
+/// What a cached access found on its line.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LineLook {
+    /// Some live non-cache DRAM node may overlap the line.
+    pub flagged: bool,
+    /// The last flush/inval of the line (the pred of an `alloc` now).
+    pub valid_since: Pos,
+    /// For a write: the bytes it dirtied first in the epoch (its `wb` is their dominating one).
+    pub newly_dirty: LineMask,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Lines {
+    geometry: CacheGeometry,
+    /// Every byte of a line.
+    full: LineMask,
+    table: LineTable,
+    archive: BTreeMap<u32, Vec<Archived>>,
+    whole: WholeCacheOps,
+}
+
+impl Lines {
+    pub fn new(geometry: CacheGeometry) -> Lines {
+        Lines {
+            geometry,
+            full: LineMask::full(geometry.line_size),
+            table: LineTable::new(geometry.line_size),
+            archive: BTreeMap::new(),
+            whole: WholeCacheOps::default(),
+        }
+    }
+
+    /// (pages of line states, archived epochs): for memory checks.
+    pub fn size(&self) -> (usize, usize) {
+        (self.table.pages, self.archive.values().map(Vec::len).sum())
+    }
+
+    /// The state of `line` (created if needed), brought up to date with the whole-cache
+    /// operations since it was last looked at.
+    #[inline]
+    fn state(&mut self, line: u32, horizon: Pos) -> &mut LineState {
+        let state = self.table.get_or_insert(line);
+        if state.is_stale(&self.whole) {
+            state.catch_up(line, &self.whole, horizon, &mut self.archive);
+        }
+        state
+    }
+
+    fn valid_since(&self, state: &LineState) -> Pos {
+        state.inval_at.max(self.whole.last_invalidating)
+    }
+
+    /// A cached read at `pos`. `None` when nothing needs checking: no live DRAM node may
+    /// overlap the line and, with no request pending, there is nothing to record.
+    #[inline]
+    pub fn read(&mut self, line: u32, pos: Pos, origin: Origin, horizon: Pos) -> Option<LineLook> {
+        let pending = horizon <= pos;
+        if !pending {
+            let state = self.table.get(line).filter(|s| s.flagged)?;
+            return Some(LineLook {
+                flagged: true,
+                valid_since: self.valid_since(state),
+                newly_dirty: LineMask::EMPTY,
+            });
+        }
+        let last_invalidating = self.whole.last_invalidating;
+        let state = self.state(line, horizon);
+        let valid_since = state.inval_at.max(last_invalidating);
+        state.set_read(LatestRead { pos, origin, valid_since });
+        Some(LineLook { flagged: state.flagged, valid_since, newly_dirty: LineMask::EMPTY })
+    }
+
+    /// A cached write at `pos` of `part` (within `line`).
+    #[inline]
+    pub fn write(&mut self, line: u32, part: Range, pos: Pos, origin: Origin, horizon: Pos) -> LineLook {
+        let (full, write_back) = (self.full, self.geometry.write_back);
+        let last_invalidating = self.whole.last_invalidating;
+        let state = self.state(line, horizon);
+        let newly_dirty = if state.dirty_first == 0 {
+            let (offset, len, written) = match write_back {
+                WriteBack::Line => (0, full_len(full), full),
+                WriteBack::DirtyBytes => (part.start - line, part.len, LineMask::of(line, part)),
+            };
+            state.dirty_first = pos;
+            state.first_pc = origin.pc;
+            state.first_cycle = origin.cycle;
+            state.first_offset = offset as u16;
+            state.first_len = len as u16;
+            state.dirty_mask = written;
+            state.dirty_latest = pos;
+            state.latest_pc = origin.pc;
+            state.latest_cycle = origin.cycle;
+            written
+        } else {
+            match write_back {
+                // The first write's `wb` covers the line: later ones add nothing.
+                WriteBack::Line => LineMask::EMPTY,
+                WriteBack::DirtyBytes => {
+                    let new = LineMask::of(line, part).without(state.dirty_mask);
+                    state.dirty_mask = state.dirty_mask.union(new);
+                    state.dirty_latest = pos;
+                    state.latest_pc = origin.pc;
+                    state.latest_cycle = origin.cycle;
+                    new
+                }
+            }
+        };
+        LineLook { flagged: state.flagged, valid_since: state.inval_at.max(last_invalidating), newly_dirty }
+    }
+
+    /// A line-scope clean/flush/inval at `pos`. Returns whether the line is flagged.
+    pub fn maintain_line(&mut self, line: u32, op: CacheOp, pos: Pos, horizon: Pos) -> bool {
+        let state = self.state(line, horizon);
+        let mut ended = Vec::new();
+        if let Some(epoch) = state.dirty(line) {
+            if pos > horizon {
+                ended.push(Archived::Dirty { epoch, ended: pos });
+            }
+            state.clear_dirty();
+        }
+        if matches!(op, CacheOp::Flush | CacheOp::Inval) {
+            state.inval_at = pos;
+            if let Some(read) = state.read() {
+                if read.pos > horizon {
+                    ended.push(Archived::Read(read));
+                }
+                state.read_pos = 0;
+            }
+        }
+        let flagged = state.flagged;
+        if !ended.is_empty() {
+            self.archive.entry(line).or_default().extend(ended);
+        }
+        flagged
+    }
+
+    /// A whole-cache clean/flush/inval at `pos`.
+    pub fn maintain_all(&mut self, op: CacheOp, pos: Pos, pending: bool) {
+        self.whole.last = pos;
+        if matches!(op, CacheOp::Flush | CacheOp::Inval) {
+            self.whole.last_invalidating = pos;
+        }
+        if pending {
+            self.whole.recent.push(pos);
+        } else {
+            self.whole.forgotten = pos;
+        }
+    }
+
+    /// No request is pending any more: nothing archived can race with anything to come.
+    pub fn forget_archive(&mut self) {
+        self.archive.clear();
+        if let Some(&last) = self.whole.recent.last() {
+            self.whole.forgotten = self.whole.forgotten.max(last);
+        }
+        self.whole.recent.clear();
+    }
+
+    pub fn flag(&mut self, line: u32) {
+        self.table.get_or_insert(line).flagged = true;
+    }
+
+    pub fn unflag(&mut self, line: u32) {
+        if let Some(state) = self.table.get_mut(line) {
+            state.flagged = false;
+        }
+    }
+
+    /// The cache nodes of `line` that an engine node requested at `request` (arriving now,
+    /// so not yet synced) is concurrent with, each with the bytes it is reported for: every
+    /// `wb` of an epoch that ended after the request (or has not ended), and if the engine
+    /// node writes, every `alloc` of a read after the request. Flags the line.
+    pub fn concurrent_with_engine(
+        &mut self,
+        line: u32,
+        request: Pos,
+        engine_writes: bool,
+        horizon: Pos,
+    ) -> Vec<(RaceNode, LineMask)> {
+        let full = self.full;
+        let state = *self.state(line, horizon);
+        self.flag(line);
+        let mut out = Vec::new();
+        let archived = self.archive.get(&line).map_or(&[][..], Vec::as_slice);
+        for entry in archived {
+            match entry {
+                Archived::Dirty { epoch, ended } if *ended > request => {
+                    out.extend(epoch.write_backs(line, Some(*ended)));
+                }
+                Archived::Read(read) if engine_writes && read.pos > request => {
+                    out.push((read.alloc(line), full));
+                }
+                _ => {}
+            }
+        }
+        if let Some(epoch) = state.dirty(line) {
+            out.extend(epoch.write_backs(line, None));
+        }
+        if let Some(read) = state.read().filter(|r| engine_writes && r.pos > request) {
+            out.push((read.alloc(line), full));
+        }
+        out
+    }
+
+    /// The `wb` nodes of the line's current dirty epoch (for a CPU uncached access now).
+    pub fn current_write_backs(&mut self, line: u32, horizon: Pos) -> Vec<(RaceNode, LineMask)> {
+        if self.table.get(line).is_none() {
+            return Vec::new();
+        }
+        self.state(line, horizon).dirty(line).map_or_else(Vec::new, |epoch| epoch.write_backs(line, None))
+    }
+}
+
+/// The number of bytes in a full-line mask.
+fn full_len(full: LineMask) -> u32 {
+    full.ranges(0).iter().map(|r| r.len).sum()
+}

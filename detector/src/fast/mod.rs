@@ -1,0 +1,411 @@
+//! The fast detector: one online pass over the stream, using the interval form of
+//! `race-semantics.md` §3 and keeping only the nodes that something still to come can race
+//! with.
+//!
+//! # The interval form, and why it equals the graph
+//!
+//! Every node `x` gets `pred(x)`, the latest CPU node that happens before it, and `succ(x)`,
+//! the earliest CPU node it happens before (∞ while unknown):
+//!
+//! | node | pred | succ |
+//! |---|---|---|
+//! | CPU node at `p` | `p` | `p` |
+//! | engine node requested at `q` | `q` | first `sync` after `q` |
+//! | `wb` of a cached access at `p` (write, or Thm 3.3 read) | `p` | next clean/flush/inval of its line |
+//! | `alloc` of a cached read at `p` | last flush/inval of its line before `p` (0: none) | `p` |
+//!
+//! These are what the graph's edges give. Edges *into* the engine from elsewhere are request
+//! edges, and *out of* it are sync edges; edges into cache nodes come only from the CPU (the
+//! access itself, or the flush/inval before an `alloc`), and edges out of them go only to CPU
+//! nodes (`wb` → maintenance, `alloc` → `cr` → next CPU node) or to another cache node (`cr`
+//! → the Thm 3.3 `wb` copy). (`alloc`'s succ is really `p + 1`, through `cr`; no non-cache
+//! node has pred `p`, as `p` is a cached read, so `p` gives the same verdicts.)
+//!
+//! **Lemma 1.** For `x`, `y` not both engine nodes and not both cache nodes, `x` happens
+//! before `y` iff `succ(x) <= pred(y)`. *If*: `x` reaches `succ(x)`, program order leads to
+//! `pred(y)`, which reaches `y`. *Only if*: by the edges above, a path from `x` to `y` must
+//! pass a CPU node unless both ends are engine nodes (a path staying in the engine) or cache
+//! nodes (`alloc` → `cr` → `wb`); the first CPU node `c` on it satisfies `succ(x) <= c`, the
+//! last `c'` satisfies `c' <= pred(y)`, and `c <= c'` as CPU nodes are a chain.
+//!
+//! **Lemma 2.** Two engine nodes are ordered iff an engine-only path (queue order,
+//! interlocks) joins them or their intervals are ordered: a path leaving the engine goes
+//! through a `sync` after the first node's request, so it is at least the first node's succ;
+//! it re-enters by a request, at most the second node's pred; and engine-only segments of a
+//! mixed path only move from earlier to later requests, so they move succ and pred the same
+//! way. Engine-only paths are decided by the vector clocks of [`engine`]; the only engine
+//! pairs that can race are a DMA and a vector op on the scratchpad (same-queue nodes are
+//! chained, vector ops touch no DRAM).
+//!
+//! # Every race is examined (soundness)
+//!
+//! A race is found when the later of its two nodes (in stream order) is observed, against
+//! what is kept of the earlier one. By kinds, with `z` an engine node requested at `q`:
+//!
+//! * `z` vs a CPU node at `p`: a race needs `q < p < succ(z)`. If `p` comes first, a request
+//!   was pending then, so it is in [`cpu_log`]; if `z` comes first, it is still unsynced when
+//!   `p` comes.
+//! * `z` vs a `wb` `[w, c]`: a race needs `c > q` and `succ(z) > w`. If the `wb` comes first,
+//!   its dirty epoch is current, or ended after `q` while `q` was pending and is archived
+//!   ([`lines`]); if `z` comes first, `z` is unsynced in [`dram`] when `w` comes.
+//! * `z` (writing DRAM) vs an `alloc` `[f, r]`: a race needs `r > q` and `succ(z) > f`. If the
+//!   read comes first, `q` was pending, so the read is recorded; if `z` comes first, it is in
+//!   [`dram`] (unsynced, or a *stale writer* kept until the line is flushed or invalidated
+//!   after `succ(z)`: the stale-line case, whose `f` lies far in the past).
+//! * CPU uncached vs cache nodes (with `cpu_uncached_vs_cache`): a `wb` `[w, c]` and an
+//!   access at `u` race iff `w < u < c`, i.e. the line is dirty at `u`; an uncached write at
+//!   `u` and a later `alloc` race iff the line was not flushed/invalidated since `u`, so such
+//!   writes are stale writers too.
+//! * Two engine nodes: found when the later-arriving one arrives, against the other queue's
+//!   unsynced nodes (a synced one is ordered before it by Lemma 2).
+//!
+//! Nodes are dropped exactly when no later node can satisfy these conditions: engine nodes
+//! at their `sync` (except stale writers), logged accesses, archived epochs and recorded
+//! reads once no pending request precedes them (the *horizon*: the smallest pred a future
+//! node can have), stale writers when their line is flushed or invalidated. This is the
+//! paper's active frontier (Lemmas 3.4–3.6, Theorems 3.7–3.8) in interval form.
+//!
+//! # Representatives (constant state per location)
+//!
+//! Some nodes stand for others that race with nothing more (Lemma 3.4/3.5 of the paper):
+//!
+//! * **`wb`s of one dirty epoch** of a line (the writes, and Thm 3.3 read copies, between two
+//!   clean/flush/invals of it) share their succ; a byte's first writer in the epoch has the
+//!   smallest pred, so it races with everything any of them does on that byte. The detector
+//!   keeps the first write (its bytes) and the latest (every dirty byte) — at every check
+//!   the earlier pred makes no difference (an engine node is unsynced then; an uncached
+//!   access comes after all of the epoch's writes) — and reports a byte against one of them.
+//! * **`alloc`s of one valid epoch** (reads between two flush/invals of the line) share their
+//!   pred; the latest read has the largest succ, so only it is kept.
+//! * **Stale writers** of a byte: see [`dram`] (a writer is dropped for a later writer of the
+//!   same kind that it happens before).
+//!
+//! So the fast detector's races are a subset of the reference's (node, node, byte) triples,
+//! and every reference triple `(a, b, x)` has a fast triple `(a', b', x)` where each of `a'`,
+//! `b'` is the same node, or a cache node of the same kind, line and epoch, or a writer of
+//! the same kind that the original happens before. The property tests check exactly this.
+
+mod cpu_log;
+mod dram;
+mod engine;
+mod lines;
+
+use crate::bytes::{self, LineMask};
+use crate::config::{Config, ConfigError, StreamError};
+use crate::event::{Access, CacheOp, Event, Origin, Pos, Range, Scope, Space};
+use crate::node::{Footprint, NodeId, NodeKind};
+use crate::race::{Race, RaceNode};
+
+use cpu_log::{CpuLog, LoggedAccess};
+use dram::{DramIndex, DramNode};
+use engine::{Engine, EngineNode};
+use lines::Lines;
+
+/// How much the detector holds, for checking that it stays bounded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StateSize {
+    /// Pages of per-line state (each covers 4 KiB of addresses).
+    pub line_pages: usize,
+    /// Dirty epochs and reads kept for pending requests.
+    pub archived: usize,
+    /// Segments and nodes of the DRAM index.
+    pub dram_segments: usize,
+    pub dram_nodes: usize,
+    /// Engine nodes not yet synced.
+    pub engine_nodes: usize,
+    /// CPU accesses kept for pending requests.
+    pub logged_accesses: usize,
+}
+
+/// The online detector. Feed it the stream with [`FastDetector::observe`]; collect races
+/// with [`FastDetector::drain_races`].
+#[derive(Clone, Debug)]
+pub struct FastDetector {
+    config: Config,
+    /// The position of the last CPU node seen.
+    now: Pos,
+    engine: Engine,
+    dram: DramIndex,
+    lines: Lines,
+    cpu_log: CpuLog,
+    found: Vec<Race>,
+}
+
+impl FastDetector {
+    pub fn new(config: Config) -> Result<FastDetector, ConfigError> {
+        config.validate()?;
+        Ok(FastDetector {
+            config,
+            now: 0,
+            engine: Engine::default(),
+            dram: DramIndex::default(),
+            lines: Lines::new(config.geometry),
+            cpu_log: CpuLog::default(),
+            found: Vec::new(),
+        })
+    }
+
+    /// Takes one event. On a [`StreamError`] the event is ignored and the state unchanged.
+    #[inline]
+    pub fn observe(&mut self, event: &Event) -> Result<(), StreamError> {
+        match event {
+            Event::CpuAccess { space, access, range, origin } => {
+                self.now += 1;
+                self.cpu_access(*space, *access, *range, *origin);
+            }
+            Event::Cached { access, range, origin } => {
+                self.now += 1;
+                match access {
+                    Access::Read => self.cached_read(*range, *origin),
+                    Access::Write => self.cached_write(*range, *origin),
+                }
+            }
+            Event::CacheMaintenance { op, scope, .. } => {
+                self.now += 1;
+                self.maintenance(*op, *scope);
+            }
+            Event::Request { request, origin } => {
+                self.now += 1;
+                self.engine.request(self.now, *request, *origin);
+            }
+            Event::Sync { .. } => {
+                let completed = self.engine.sync(self.now + 1)?;
+                self.now += 1;
+                self.sync(completed);
+            }
+            Event::Dma { .. } | Event::Vector { .. } => self.engine_node(event)?,
+        }
+        Ok(())
+    }
+
+    /// True when races were found since the last drain.
+    #[inline]
+    pub fn has_races(&self) -> bool {
+        !self.found.is_empty()
+    }
+
+    /// The races found since the last drain, in the order found.
+    pub fn drain_races(&mut self) -> std::vec::Drain<'_, Race> {
+        self.found.drain(..)
+    }
+
+    pub fn state_size(&self) -> StateSize {
+        let (line_pages, archived) = self.lines.size();
+        let (dram_segments, dram_nodes) = self.dram.size();
+        StateSize {
+            line_pages,
+            archived,
+            dram_segments,
+            dram_nodes,
+            engine_nodes: self.engine.unsynced().len(),
+            logged_accesses: self.cpu_log.len(),
+        }
+    }
+
+    /// The smallest pred any node still to come can have (the stale-line case aside, which
+    /// the stale writers cover): the oldest pending request, or the next CPU node.
+    fn horizon(&self) -> Pos {
+        let next = self.now + 1;
+        self.engine.oldest_pending().map_or(next, |q| q.min(next))
+    }
+
+    fn line_size(&self) -> u32 {
+        self.config.geometry.line_size
+    }
+
+    fn report(&mut self, a: RaceNode, b: RaceNode, space: Space, bytes: Vec<Range>) {
+        if !bytes.is_empty() {
+            self.found.push(Race::new(a, b, space, bytes));
+        }
+    }
+
+    #[inline(never)] // Rare next to cached accesses: keep it out of `observe`.
+    fn cpu_access(&mut self, space: Space, access: Access, range: Range, origin: Origin) {
+        let node = RaceNode {
+            id: NodeId { kind: NodeKind::cpu_access(space, access), pos: self.now, line: None },
+            origin,
+            pred: self.now,
+            succ: Some(self.now),
+        };
+        let footprint = Footprint::access(access, range);
+        let in_flight: Vec<(RaceNode, Vec<Range>)> =
+            self.engine.unsynced().iter().map(|e| (e.node, e.footprint.space(space).conflicts(&footprint))).collect();
+        for (engine_node, bytes) in in_flight {
+            self.report(engine_node, node, space, bytes);
+        }
+        if space == Space::Dram && self.config.cpu_uncached_vs_cache {
+            let horizon = self.horizon();
+            for (line, part) in bytes::split_by_line(range, self.line_size()) {
+                for (wb, mask) in self.lines.current_write_backs(line, horizon) {
+                    let common = bytes::intersect(&mask.ranges(line), &[part]);
+                    self.report(wb, node, Space::Dram, common);
+                }
+                if access == Access::Write {
+                    self.lines.flag(line);
+                }
+            }
+            if access == Access::Write {
+                self.dram.insert(DramNode::new(node, true), &[range]);
+            }
+        }
+        if self.engine.oldest_pending().is_some() {
+            self.cpu_log.push(LoggedAccess { node, space, footprint });
+        }
+    }
+
+    fn cached_read(&mut self, range: Range, origin: Origin) {
+        let horizon = self.horizon();
+        for (line, _) in bytes::split_by_line(range, self.line_size()) {
+            let Some(look) = self.lines.read(line, self.now, origin, horizon) else {
+                continue;
+            };
+            if look.flagged {
+                let alloc = RaceNode {
+                    id: NodeId { kind: NodeKind::Alloc, pos: self.now, line: Some(line) },
+                    origin,
+                    pred: look.valid_since,
+                    succ: Some(self.now),
+                };
+                let valid_since = look.valid_since;
+                let whole = bytes::line_range(line, self.line_size());
+                self.check_against_dram(line, valid_since, alloc, &[whole], |n| {
+                    n.writes && n.node.succ.is_none_or(|s| s > valid_since)
+                });
+            }
+        }
+    }
+
+    fn cached_write(&mut self, range: Range, origin: Origin) {
+        let horizon = self.horizon();
+        for (line, part) in bytes::split_by_line(range, self.line_size()) {
+            let look = self.lines.write(line, part, self.now, origin, horizon);
+            if look.flagged && !look.newly_dirty.is_empty() {
+                let wb = RaceNode {
+                    id: NodeId { kind: NodeKind::WriteBack, pos: self.now, line: Some(line) },
+                    origin,
+                    pred: self.now,
+                    succ: None,
+                };
+                let new = look.newly_dirty.ranges(line);
+                self.check_against_dram(line, look.valid_since, wb, &new, |n| !n.synced());
+            }
+        }
+    }
+
+    /// Reports `cache_node` (of `line`, touching `bytes`) against the DRAM nodes there for
+    /// which `races` holds, and unflags the line when none there can race with anything to
+    /// come (no unsynced node, no stale writer newer than the line's last flush/inval).
+    #[inline(never)] // Rare next to cached accesses: keep it out of `observe`.
+    fn check_against_dram(
+        &mut self,
+        line: u32,
+        valid_since: Pos,
+        cache_node: RaceNode,
+        bytes: &[Range],
+        races: impl Fn(&DramNode) -> bool,
+    ) {
+        let mut live = false;
+        let mut found = Vec::new();
+        for (key, ranges) in self.dram.overlapping(bytes::line_range(line, self.line_size())) {
+            let Some(node) = self.dram.node(key) else {
+                continue;
+            };
+            live |= !node.synced() || (node.writes && node.node.succ.is_some_and(|s| s > valid_since));
+            if races(node) {
+                found.push((node.node, bytes::intersect(&ranges, bytes)));
+            }
+        }
+        for (other, common) in found {
+            self.report(cache_node, other, Space::Dram, common);
+        }
+        if !live {
+            self.lines.unflag(line);
+        }
+    }
+
+    #[inline(never)] // Rare next to cached accesses: keep it out of `observe`.
+    fn maintenance(&mut self, op: CacheOp, scope: Scope) {
+        let invalidates = matches!(op, CacheOp::Flush | CacheOp::Inval);
+        match scope {
+            Scope::Line(addr) => {
+                let line = self.config.geometry.line_of(addr);
+                let flagged = self.lines.maintain_line(line, op, self.now, self.horizon());
+                if invalidates && flagged {
+                    self.dram.forget_synced(Some(bytes::line_range(line, self.line_size())));
+                }
+            }
+            Scope::All => {
+                let pending = self.engine.oldest_pending().is_some();
+                self.lines.maintain_all(op, self.now, pending);
+                if invalidates {
+                    self.dram.forget_synced(None);
+                }
+            }
+        }
+    }
+
+    #[inline(never)] // Rare next to cached accesses: keep it out of `observe`.
+    fn engine_node(&mut self, event: &Event) -> Result<(), StreamError> {
+        let mut node = self.engine.admit(event)?;
+        let request = node.node.pred;
+        let horizon = self.horizon();
+        let mut found: Vec<(RaceNode, Space, Vec<Range>)> = self
+            .engine
+            .concurrent_with(&node)
+            .map(|o| {
+                let bytes = o.footprint.scratchpad.conflicts(&node.footprint.scratchpad);
+                (o.node, Space::Scratchpad, bytes)
+            })
+            .collect();
+        found.extend(self.cpu_log.after(request).map(|a| {
+            let bytes = a.footprint.conflicts(node.footprint.space(a.space));
+            (a.node, a.space, bytes)
+        }));
+        let host = node.host_ranges();
+        let writes = node.writes_dram();
+        for (line, touched) in masks_by_line(&host, self.line_size()) {
+            for (cache_node, mask) in self.lines.concurrent_with_engine(line, request, writes, horizon) {
+                found.push((cache_node, Space::Dram, mask.intersection(touched).ranges(line)));
+            }
+        }
+        for (other, space, bytes) in found {
+            self.report(other, node.node, space, bytes);
+        }
+        node.dram_key = self.dram.insert(DramNode::new(node.node, writes), &host);
+        self.engine.arrive(node);
+        if self.engine.oldest_pending().is_none() {
+            self.cpu_log = CpuLog::default();
+            self.lines.forget_archive();
+        } else {
+            self.cpu_log.forget_up_to(self.horizon());
+        }
+        Ok(())
+    }
+
+    #[inline(never)] // Rare next to cached accesses: keep it out of `observe`.
+    fn sync(&mut self, completed: Vec<EngineNode>) {
+        for node in completed {
+            let Some(key) = node.dram_key else { continue };
+            if node.writes_dram() {
+                self.dram.set_succ(key, self.now);
+            } else {
+                self.dram.remove(key, &node.host_ranges());
+            }
+        }
+    }
+}
+
+/// The lines `ranges` (sorted, disjoint) touch, in order, each with the bytes touched.
+fn masks_by_line(ranges: &[Range], line_size: u32) -> Vec<(u32, LineMask)> {
+    let mut out: Vec<(u32, LineMask)> = Vec::new();
+    for &range in ranges {
+        for (line, part) in bytes::split_by_line(range, line_size) {
+            let mask = LineMask::of(line, part);
+            match out.last_mut() {
+                Some((last, touched)) if *last == line => *touched = touched.union(mask),
+                _ => out.push((line, mask)),
+            }
+        }
+    }
+    out
+}

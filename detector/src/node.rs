@@ -1,0 +1,160 @@
+//! The memory-touching nodes of the happens-before model (`race-semantics.md` §1): what each
+//! kind is, how a node is named, and which bytes it reads and writes.
+//!
+//! Ordering-only nodes (maintenance, requests, `sync`, `cached_read`/`cached_write`
+//! themselves) have no bytes and never race; they appear here only as positions.
+
+use std::fmt;
+
+use crate::bytes;
+use crate::event::{Access, DmaDir, Event, Pos, Range, Space};
+
+/// What a racing node is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum NodeKind {
+    /// `cpu_uncached_read`.
+    CpuUncachedRead,
+    /// `cpu_uncached_write`.
+    CpuUncachedWrite,
+    /// `cpu_sp_read`.
+    CpuSpRead,
+    /// `cpu_sp_write`.
+    CpuSpWrite,
+    /// `alloc`: the cache fetched the whole line for a cached read.
+    Alloc,
+    /// `wb`: the cache wrote the line (or its dirty bytes) back, for a cached write; or the
+    /// Thm 3.3 copy of it added at a cached read of a dirty line.
+    WriteBack,
+    /// `dma_r` (`vbx_dma_to_vector`): reads DRAM, writes the scratchpad.
+    DmaToScratchpad,
+    /// `dma_w` (`vbx_dma_to_host`): reads the scratchpad, writes DRAM.
+    DmaToHost,
+    /// `vec`: one vector instruction.
+    Vector,
+}
+
+impl NodeKind {
+    /// The CPU node of a direct (uncached or scratchpad) access.
+    pub fn cpu_access(space: Space, access: Access) -> NodeKind {
+        match (space, access) {
+            (Space::Dram, Access::Read) => NodeKind::CpuUncachedRead,
+            (Space::Dram, Access::Write) => NodeKind::CpuUncachedWrite,
+            (Space::Scratchpad, Access::Read) => NodeKind::CpuSpRead,
+            (Space::Scratchpad, Access::Write) => NodeKind::CpuSpWrite,
+        }
+    }
+
+    pub fn dma(dir: DmaDir) -> NodeKind {
+        match dir {
+            DmaDir::ToScratchpad => NodeKind::DmaToScratchpad,
+            DmaDir::ToHost => NodeKind::DmaToHost,
+        }
+    }
+
+    pub fn is_cache(self) -> bool {
+        matches!(self, NodeKind::Alloc | NodeKind::WriteBack)
+    }
+
+    pub fn is_cpu_uncached(self) -> bool {
+        matches!(self, NodeKind::CpuUncachedRead | NodeKind::CpuUncachedWrite)
+    }
+
+    pub fn is_engine(self) -> bool {
+        matches!(self, NodeKind::DmaToScratchpad | NodeKind::DmaToHost | NodeKind::Vector)
+    }
+}
+
+impl fmt::Display for NodeKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self {
+            NodeKind::CpuUncachedRead => "cpu_uncached_read",
+            NodeKind::CpuUncachedWrite => "cpu_uncached_write",
+            NodeKind::CpuSpRead => "cpu_sp_read",
+            NodeKind::CpuSpWrite => "cpu_sp_write",
+            NodeKind::Alloc => "alloc",
+            NodeKind::WriteBack => "wb",
+            NodeKind::DmaToScratchpad => "dma_r (to scratchpad)",
+            NodeKind::DmaToHost => "dma_w (to host)",
+            NodeKind::Vector => "vec",
+        };
+        f.write_str(name)
+    }
+}
+
+/// The name of one node: its kind, the CPU position of what created it (the access itself
+/// for CPU nodes; the cached access for `alloc`/`wb`; the request for engine nodes) and, for
+/// cache nodes, the line. Unique within a stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId {
+    pub kind: NodeKind,
+    pub pos: Pos,
+    pub line: Option<u32>,
+}
+
+/// The bytes one node reads and writes in one address space.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Footprint {
+    pub reads: Vec<Range>,
+    pub writes: Vec<Range>,
+}
+
+impl Footprint {
+    pub fn access(access: Access, range: Range) -> Footprint {
+        match access {
+            Access::Read => Footprint { reads: vec![range], writes: vec![] },
+            Access::Write => Footprint { reads: vec![], writes: vec![range] },
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.reads.iter().chain(&self.writes).all(|r| r.is_empty())
+    }
+
+    /// The bytes on which the two conflict: touched by both, written by at least one.
+    pub fn conflicts(&self, other: &Footprint) -> Vec<Range> {
+        let mut out = bytes::intersect(&self.writes, &other.writes);
+        out.extend(bytes::intersect(&self.writes, &other.reads));
+        out.extend(bytes::intersect(&self.reads, &other.writes));
+        bytes::normalize(out)
+    }
+}
+
+/// What an engine node does to each address space.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineFootprint {
+    pub dram: Footprint,
+    pub scratchpad: Footprint,
+}
+
+impl EngineFootprint {
+    /// The footprint of a [`Event::Dma`] or [`Event::Vector`]; `None` for CPU nodes.
+    pub fn of(event: &Event) -> Option<EngineFootprint> {
+        match event {
+            Event::Dma { dir, host, scratchpad, .. } => {
+                let (dram, sp) = match dir {
+                    DmaDir::ToScratchpad => (
+                        Footprint { reads: host.clone(), writes: vec![] },
+                        Footprint { reads: vec![], writes: scratchpad.clone() },
+                    ),
+                    DmaDir::ToHost => (
+                        Footprint { reads: vec![], writes: host.clone() },
+                        Footprint { reads: scratchpad.clone(), writes: vec![] },
+                    ),
+                };
+                Some(EngineFootprint { dram, scratchpad: sp })
+            }
+            Event::Vector { reads, writes, .. } => Some(EngineFootprint {
+                dram: Footprint::default(),
+                scratchpad: Footprint { reads: reads.clone(), writes: writes.clone() },
+            }),
+            _ => None,
+        }
+    }
+
+    pub fn space(&self, space: Space) -> &Footprint {
+        match space {
+            Space::Dram => &self.dram,
+            Space::Scratchpad => &self.scratchpad,
+        }
+    }
+}
