@@ -72,9 +72,11 @@ pub enum Master {
     Cache = 0,
     /// CPU accesses through the uncached alias.
     Uncached = 1,
+    /// The accelerator's DMA engine.
+    Dma = 2,
 }
 
-const MASTERS: usize = 2;
+const MASTERS: usize = 3;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dir {

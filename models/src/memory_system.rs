@@ -6,7 +6,9 @@
 //! |---|---|---|
 //! | DRAM | `0x8000_0000`, 64 MiB | cached (write-back by default) |
 //! | uncached alias | `0xC000_0000`, DRAM's size | the same DRAM, bypassing the cache with no coherence check (Nios II style) |
-//! | system control | `0x4000_0000`, 4 KiB | [`sysctl`] registers: whole-cache maintenance, cache geometry |
+//! | system control | `0x4000_0000`, 4 KiB | [`sysctl`] registers: whole-cache maintenance, cache and MXP parameters |
+//! | MXP instruction port | `0x4001_0000`, 256 B | 32-bit stores append command words, loads return replies ([`crate::mxp`]) |
+//! | MXP scratchpad | `0x5000_0000`, 256 KiB | uncached, byte addressable; not ordered with the engine's work |
 //! | `tohost` | inside DRAM, when the ELF has the symbol | riscv-tests convention: the first non-zero store stops the run |
 //!
 //! Everything else is unmapped: an access there is an access fault.
@@ -17,8 +19,10 @@ use crate::cache::config::CacheConfig;
 use crate::cache::{Cache, Traffic};
 use crate::dram::Dram;
 use crate::events::EventSink;
+use crate::mxp::config::{MxpConfig, PORT_SIZE};
+use crate::mxp::engine::{Mxp, MxpError};
 use crate::write_buffer::WriteBuffer;
-use mxpsim_detector::event::{self, Event, Origin, Range, Scope, Space};
+use mxpsim_detector::event::{self, Event, Origin, Pos, Range, Scope, Space};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -90,14 +94,17 @@ impl MemoryMap {
         ]
     }
 
-    pub fn validate(&self) -> Result<(), InvalidMap> {
+    /// Checks the map, with the accelerator's regions, which must not overlap it either.
+    pub fn validate(&self, mxp: &MxpConfig) -> Result<(), InvalidMap> {
         let err = |field, reason: String| Err(InvalidMap { field, reason });
         if self.dram_size == 0 || self.dram_size % 4096 != 0 {
             return err("dram_size", format!("{:#x} is not a positive multiple of 4 KiB", self.dram_size));
         }
-        let regions = self.regions();
+        let mut regions = self.regions().to_vec();
+        regions.push(("mxp.port", mxp.port, PORT_SIZE));
+        regions.push(("mxp.scratchpad", mxp.scratchpad, mxp.scratchpad_size));
         for (i, &(field, base, size)) in regions.iter().enumerate() {
-            if base % 4096 != 0 {
+            if base % 4096 != 0 && !field.starts_with("mxp.") {
                 return err(field, format!("{base:#x} is not 4 KiB aligned"));
             }
             if base as u64 + size as u64 > 1 << 32 {
@@ -121,6 +128,10 @@ enum Target {
     Uncached(u32),
     /// A system-control register at this offset.
     Sysctl(u32),
+    /// The accelerator's instruction port.
+    MxpPort,
+    /// The scratchpad, at this offset.
+    Scratchpad(u32),
 }
 
 pub struct MemorySystem<S: EventSink> {
@@ -135,12 +146,22 @@ pub struct MemorySystem<S: EventSink> {
     write_buffer: WriteBuffer,
     tohost: Option<u32>,
     tohost_value: Option<u32>,
+    mxp: Mxp,
+    /// The cycle of the accelerator's next effect (cached [`Mxp::next_due`]): CPU accesses
+    /// from that cycle on first let the accelerator catch up.
+    mxp_due: u64,
+    /// The accelerator's error, which stops the run.
+    mxp_error: Option<MxpError>,
+    clock_hz: u32,
+    /// CPU nodes emitted so far: the position of the last one on the CPU timeline.
+    cpu_pos: Pos,
     sink: S,
 }
 
 impl<S: EventSink> MemorySystem<S> {
-    /// A memory system for a validated map and configurations.
-    pub fn new(map: MemoryMap, cache: &CacheConfig, axi: AxiConfig, sink: S) -> Self {
+    /// A memory system for a validated map and configurations; `clock_hz` is what the
+    /// system-control registers report.
+    pub fn new(map: MemoryMap, cache: &CacheConfig, axi: AxiConfig, mxp: &MxpConfig, clock_hz: u32, sink: S) -> Self {
         MemorySystem {
             dram: Dram::new(map.dram_base, map.dram_size),
             map,
@@ -151,8 +172,22 @@ impl<S: EventSink> MemorySystem<S> {
             write_buffer: WriteBuffer::new(cache.write_buffer),
             tohost: None,
             tohost_value: None,
+            mxp: Mxp::new(mxp),
+            mxp_due: u64::MAX,
+            mxp_error: None,
+            clock_hz,
+            cpu_pos: 0,
             sink,
         }
+    }
+
+    pub fn mxp(&self) -> &Mxp {
+        &self.mxp
+    }
+
+    /// The accelerator's error, if it stopped the run.
+    pub fn mxp_error(&self) -> Option<&MxpError> {
+        self.mxp_error.as_ref()
     }
 
     /// Watches stores to the 8-byte `tohost` word at `addr` (it lies in DRAM).
@@ -188,10 +223,15 @@ impl<S: EventSink> MemorySystem<S> {
             let off = addr.wrapping_sub(base);
             (off < size && size - off >= len).then_some(off)
         };
+        let x = self.mxp.config();
         if inside(m.dram_base, m.dram_size).is_some() {
             Some(Target::Dram)
         } else if let Some(off) = inside(m.uncached_alias, m.dram_size) {
             Some(Target::Uncached(m.dram_base + off))
+        } else if let Some(off) = inside(x.scratchpad, x.scratchpad_size) {
+            Some(Target::Scratchpad(off))
+        } else if inside(x.port, PORT_SIZE).is_some() {
+            Some(Target::MxpPort)
         } else {
             inside(m.sysctl, sysctl::SIZE).map(Target::Sysctl)
         }
@@ -199,6 +239,9 @@ impl<S: EventSink> MemorySystem<S> {
 
     fn emit(&mut self, event: Event) {
         if S::ENABLED {
+            if event.is_cpu_node() {
+                self.cpu_pos += 1;
+            }
             self.sink.emit(event);
         }
     }
@@ -210,8 +253,88 @@ impl<S: EventSink> MemorySystem<S> {
         }
         let origin = Origin { pc: at.pc, cycle: at.now };
         for (start, part) in line_parts(addr, len, self.line) {
+            self.cpu_pos += 1;
             self.sink.emit(Event::Cached { access, range: Range::new(start, part), origin });
         }
+    }
+
+    /// Lets the accelerator apply everything it has completed by `now`, before a CPU access
+    /// at `now` (so the access sees memory as the engine's timing leaves it).
+    #[inline(always)]
+    fn catch_up(&mut self, now: u64) {
+        if now >= self.mxp_due {
+            self.catch_up_engine(now);
+        }
+    }
+
+    #[cold]
+    fn catch_up_engine(&mut self, now: u64) {
+        let (mxp, dram, sink) = (&mut self.mxp, &mut self.dram, &mut self.sink);
+        let result = mxp.catch_up(now, dram, &mut |event| {
+            if S::ENABLED {
+                sink.emit(event);
+            }
+        });
+        if let Err(e) = result {
+            self.mxp_error.get_or_insert(e);
+        }
+        self.mxp_due = self.mxp.next_due();
+    }
+
+    fn fail(&mut self, error: MxpError) {
+        self.mxp_error.get_or_insert(error);
+    }
+
+    /// A 32-bit store to the instruction port; returns the CPU's stall.
+    fn port_write(&mut self, at: Access, width: Width, value: u32) -> u64 {
+        if width != Width::Word {
+            self.fail(MxpError { pc: at.pc, what: "the MXP instruction port takes 32-bit stores only".into() });
+            return 0;
+        }
+        let cmd = match self.mxp.write_word(value, at.pc) {
+            Ok(Some(cmd)) => cmd,
+            Ok(None) => return 0,
+            Err(e) => {
+                self.fail(e);
+                return 0;
+            }
+        };
+        if let Some(request) = Mxp::request_of(&cmd) {
+            self.emit(Event::Request { request, origin: Origin { pc: at.pc, cycle: at.now } });
+        }
+        let (request, dram, axi) = (self.cpu_pos, &self.dram, &mut self.axi);
+        let stall = match self.mxp.submit(cmd, request, at.pc, at.now, dram, axi) {
+            Ok(stall) => stall,
+            Err(e) => {
+                self.fail(e);
+                0
+            }
+        };
+        self.mxp_due = self.mxp.next_due();
+        stall
+    }
+
+    /// A load from the instruction port: the pending reply, after waiting for it.
+    fn port_read(&mut self, at: Access, width: Width) -> (u32, u64) {
+        if width != Width::Word {
+            self.fail(MxpError { pc: at.pc, what: "the MXP instruction port takes 32-bit loads only".into() });
+            return (0, 0);
+        }
+        let ready = match self.mxp.reply_ready(at.pc) {
+            Ok(ready) => ready.max(at.now),
+            Err(e) => {
+                self.fail(e);
+                return (0, 0);
+            }
+        };
+        self.catch_up_engine(ready);
+        let stall = ready - at.now;
+        self.mxp.count_stall(stall);
+        let (cmd, value) = self.mxp.take_reply().expect("a reply is pending");
+        if cmd == crate::mxp::command::Command::Sync {
+            self.emit(Event::Sync { origin: Origin { pc: at.pc, cycle: ready } });
+        }
+        (value, stall)
     }
 
     /// Stall of the cache's memory traffic for an access made at `now`: a hit costs the hit
@@ -314,6 +437,18 @@ impl<S: EventSink> MemorySystem<S> {
         match offset {
             sysctl::CACHE_LINE => self.line,
             sysctl::CACHE_SIZE => self.cache.as_ref().map_or(0, Cache::size),
+            sysctl::MXP_LANES => self.mxp.config().lanes,
+            sysctl::MXP_SCRATCHPAD_SIZE => self.mxp.config().scratchpad_size,
+            sysctl::MXP_FXP_FRAC_BITS => {
+                let [b, h, w] = self.mxp.config().fxp_frac_bits;
+                b | h << 8 | w << 16
+            }
+            sysctl::MXP_MAX_MASKED_VL => self.mxp.config().mask_waves * self.mxp.config().lanes,
+            sysctl::MXP_CUSTOM_LANES => {
+                let [c0, c1] = self.mxp.config().custom_lanes;
+                c0 | c1 << 16
+            }
+            sysctl::CLOCK_HZ => self.clock_hz,
             _ => 0,
         }
     }
@@ -382,6 +517,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
         let len = width.bytes();
         let mut buf = [0u8; 4];
         let bytes = &mut buf[..len as usize];
+        self.catch_up(at.now);
         let stall = match self.target(addr, len).ok_or(MemFault::Unmapped { addr })? {
             Target::Dram => {
                 self.emit_cached(event::Access::Read, addr, len, at);
@@ -402,6 +538,14 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                 let shift = 8 * (offset & 3);
                 return Ok(((value >> shift) & width_mask(width), 0));
             }
+            Target::MxpPort => return Ok(self.port_read(at, width)),
+            Target::Scratchpad(off) => {
+                let origin = Origin { pc: at.pc, cycle: at.now };
+                let range = Range::new(off, len);
+                self.emit(Event::CpuAccess { space: Space::Scratchpad, access: event::Access::Read, range, origin });
+                bytes.copy_from_slice(&self.mxp.scratchpad()[off as usize..(off + len) as usize]);
+                0
+            }
         };
         Ok((u32::from_le_bytes(buf), stall))
     }
@@ -410,6 +554,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
     fn store(&mut self, at: Access, addr: u32, width: Width, value: u32) -> Result<u64, MemFault> {
         let (buf, len) = bytes_of(value, width);
         let data = &buf[..len];
+        self.catch_up(at.now);
         let stall = match self.target(addr, len as u32).ok_or(MemFault::Unmapped { addr })? {
             Target::Dram => {
                 self.emit_cached(event::Access::Write, addr, len as u32, at);
@@ -435,11 +580,20 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                 self.post_write(Master::Uncached, len as u32, at.now)
             }
             Target::Sysctl(offset) => self.sysctl_write(at, offset, value),
+            Target::MxpPort => self.port_write(at, width, value),
+            Target::Scratchpad(off) => {
+                let origin = Origin { pc: at.pc, cycle: at.now };
+                let range = Range::new(off, len as u32);
+                self.emit(Event::CpuAccess { space: Space::Scratchpad, access: event::Access::Write, range, origin });
+                self.mxp.scratchpad_mut()[off as usize..off as usize + len].copy_from_slice(data);
+                0
+            }
         };
         Ok(stall)
     }
 
     fn cache_block(&mut self, at: Access, op: CacheOp, addr: u32) -> Result<u64, MemFault> {
+        self.catch_up(at.now);
         match self.target(addr, 1).ok_or(MemFault::Unmapped { addr })? {
             Target::Dram => {
                 let line = addr & !(self.line - 1);
@@ -452,13 +606,13 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                 let traffic = cache.maintain(&mut self.dram, op, addr);
                 Ok(self.time_cache_traffic(traffic, at.now))
             }
-            // Uncached memory and registers have no cache blocks: nothing to do.
-            Target::Uncached(_) | Target::Sysctl(_) => Ok(0),
+            // Uncached memory and devices have no cache blocks: nothing to do.
+            Target::Uncached(_) | Target::Sysctl(_) | Target::MxpPort | Target::Scratchpad(_) => Ok(0),
         }
     }
 
     fn halt_requested(&self) -> bool {
-        self.tohost_value.is_some()
+        self.tohost_value.is_some() || self.mxp_error.is_some()
     }
 
     fn peek(&self, addr: u32, buf: &mut [u8]) -> Result<(), MemFault> {
@@ -469,7 +623,11 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                 None => self.dram.read_bytes(addr, buf),
             },
             Target::Uncached(phys) => self.dram.read_bytes(phys, buf),
-            Target::Sysctl(_) => Err(fault),
+            Target::Scratchpad(off) => {
+                buf.copy_from_slice(&self.mxp.scratchpad()[off as usize..off as usize + buf.len()]);
+                Ok(())
+            }
+            Target::Sysctl(_) | Target::MxpPort => Err(fault),
         }
     }
 
@@ -481,7 +639,11 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                 None => self.dram.write_bytes(addr, data),
             },
             Target::Uncached(phys) => self.dram.write_bytes(phys, data),
-            Target::Sysctl(_) => Err(fault),
+            Target::Scratchpad(off) => {
+                self.mxp.scratchpad_mut()[off as usize..off as usize + data.len()].copy_from_slice(data);
+                Ok(())
+            }
+            Target::Sysctl(_) | Target::MxpPort => Err(fault),
         }
     }
 }

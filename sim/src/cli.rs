@@ -32,7 +32,8 @@ use std::process::ExitCode;
                   101 unreadable file; 102 not an ELF file; 103 64-bit ELF; 104 big-endian ELF; \
                   105 not RV32IM/ilp32 or not an executable; 106 nothing to load; 107 image \
                   outside memory; 110 invalid configuration; 120 instruction limit reached; \
-                  121 trap with no working handler; 122 output file error."
+                  121 trap with no working handler; 122 output file error; 123 bad accelerator \
+                  command."
 )]
 struct Cli {
     /// More log output on standard error (-v info, -vv debug, -vvv trace). RUST_LOG, when
@@ -259,6 +260,9 @@ fn report<S: EventSink>(machine: &Machine<S>, outcome: Outcome) -> u8 {
                 at(pc)
             ),
         ),
+        Outcome::Accelerator(e) => {
+            fail(Failure::Accelerator, format_args!("accelerator: {e} (command issued at {})", at(e.pc)))
+        }
         Outcome::TrapLoop { first, first_pc, second, second_pc, mtvec } => {
             // An illegal instruction may be a well-formed one used where it is not allowed
             // (a CSR from U-mode, say): then its text helps.

@@ -29,6 +29,16 @@
 //! jump = 2
 //! mul = 2
 //! div = 32
+//! [mxp]
+//! port = 0x40010000
+//! scratchpad = 0x50000000
+//! scratchpad_size = 0x40000
+//! lanes = 4
+//! fifo_depth = 16
+//! dma_queue = 2
+//! mask_waves = 256
+//! fxp_frac_bits = [4, 15, 16]
+//! custom_lanes = [4, 4]
 //! ```
 
 use mxpsim_detector::event::{CacheGeometry, WriteBack};
@@ -36,6 +46,7 @@ use mxpsim_models::axi::AxiConfig;
 use mxpsim_models::cache::config::{CacheConfig, Policy, WritePolicy};
 use mxpsim_models::cpu::timing::CpuTiming;
 use mxpsim_models::memory_system::MemoryMap;
+use mxpsim_models::mxp::config::MxpConfig;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -50,6 +61,7 @@ pub struct MachineConfig {
     pub cache: CacheConfig,
     pub axi: AxiConfig,
     pub cpu: CpuTiming,
+    pub mxp: MxpConfig,
 }
 
 impl Default for MachineConfig {
@@ -60,6 +72,7 @@ impl Default for MachineConfig {
             cache: CacheConfig::default(),
             axi: AxiConfig::default(),
             cpu: CpuTiming::default(),
+            mxp: MxpConfig::default(),
         }
     }
 }
@@ -101,10 +114,14 @@ impl MachineConfig {
         let mut out = String::with_capacity(text.len());
         for line in text.lines() {
             if line.starts_with('[') {
-                in_memory = line == "[memory]";
+                in_memory = line == "[memory]" || line == "[mxp]";
             }
             match line.split_once(" = ").map(|(k, v)| (k, v.parse::<u32>())) {
-                Some((key, Ok(value))) if in_memory => out.push_str(&format!("{key} = {value:#x}")),
+                Some((key, Ok(value)))
+                    if in_memory && !matches!(key, "lanes" | "fifo_depth" | "dma_queue" | "mask_waves") =>
+                {
+                    out.push_str(&format!("{key} = {value:#x}"))
+                }
                 _ => out.push_str(line),
             }
             out.push('\n');
@@ -121,7 +138,12 @@ impl MachineConfig {
         if self.clock_hz == 0 {
             return Err(error("clock_hz", "must be positive"));
         }
-        self.memory.validate().map_err(|e| error(format!("memory.{}", e.field), e.reason))?;
+        self.mxp.validate().map_err(|e| error(format!("mxp.{}", e.field), e.reason))?;
+        // Accelerator regions are named `mxp.…` already.
+        self.memory.validate(&self.mxp).map_err(|e| {
+            let field = if e.field.starts_with("mxp.") { e.field.to_string() } else { format!("memory.{}", e.field) };
+            error(field, e.reason)
+        })?;
         self.cache.validate().map_err(|e| error(format!("cache.{}", e.field), e.reason))?;
         self.axi.validate().map_err(|e| error(format!("axi.{}", e.field), e.reason))?;
         Ok(())

@@ -1,6 +1,6 @@
 //! mxpsim's exit statuses. A run that ends normally exits with the firmware's own status
 //! (semihosting `exit`, or the riscv-tests `tohost` convention); mxpsim's own failures use
-//! the codes below, 2 and 101–122, one per kind of failure, so scripts can tell them apart.
+//! the codes below, 2 and 101–123, one per kind of failure, so scripts can tell them apart.
 //! (Firmware that exits with one of these numbers itself is told apart by mxpsim's message
 //! on standard error, which firmware exits never produce.)
 
@@ -32,6 +32,9 @@ pub enum Failure {
     TrapLoop = 121,
     /// Writing an output file (trace) failed.
     HostIo = 122,
+    /// The accelerator was given a command it cannot carry out (malformed command, scratchpad
+    /// range out of bounds, DMA to an unmapped host address, VL of zero, …).
+    Accelerator = 123,
 }
 
 impl Failure {

@@ -10,6 +10,7 @@ use mxpsim_models::cache::stats::CacheStats;
 use mxpsim_models::cpu::{Exit, Hart, Observer, Trap};
 use mxpsim_models::events::EventSink;
 use mxpsim_models::memory_system::MemorySystem;
+use mxpsim_models::mxp::engine::{MxpError, MxpStats};
 use serde::Serialize;
 use std::fmt;
 
@@ -38,7 +39,7 @@ impl fmt::Display for OutsideMemory {
 }
 
 /// How a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// The firmware exited through semihosting with this status.
     Exited(i32),
@@ -49,6 +50,8 @@ pub enum Outcome {
     InsnLimit { limit: u64, pc: u32 },
     /// The firmware trapped and its handler could not run.
     TrapLoop { first: Trap, first_pc: u32, second: Trap, second_pc: u32, mtvec: u32 },
+    /// The accelerator was given a command it cannot carry out.
+    Accelerator(MxpError),
 }
 
 /// What a run did, for `--stats` and `--stats-json`.
@@ -58,6 +61,7 @@ pub struct RunStats {
     pub cycles: u64,
     /// `None` without a cache model.
     pub cache: Option<CacheStats>,
+    pub mxp: MxpStats,
 }
 
 impl fmt::Display for RunStats {
@@ -66,6 +70,15 @@ impl fmt::Display for RunStats {
         write!(f, "{:<20} {}", "Cycles", self.cycles)?;
         if let Some(cache) = &self.cache {
             write!(f, "\n{cache}")?;
+        }
+        let m = &self.mxp;
+        if m.vector_instructions + m.dma_transfers + m.syncs > 0 {
+            write!(f, "\n{:<20} {}", "MXP Vector Insns", m.vector_instructions)?;
+            write!(f, "\n{:<20} {}", "MXP Wavefronts", m.wavefronts)?;
+            write!(f, "\n{:<20} {}", "MXP DMA Transfers", m.dma_transfers)?;
+            write!(f, "\n{:<20} {}", "MXP DMA Bytes", m.dma_bytes)?;
+            write!(f, "\n{:<20} {}", "MXP Syncs", m.syncs)?;
+            write!(f, "\n{:<20} {}", "MXP CPU Stalls", m.cpu_stall_cycles)?;
         }
         Ok(())
     }
@@ -83,7 +96,8 @@ impl<S: EventSink> Machine<S> {
     /// Builds the machine of `config` (already validated) and places `image` in it.
     pub fn new(config: &MachineConfig, image: Image, host: Semihost, sink: S) -> Result<Self, OutsideMemory> {
         let map = &config.memory;
-        let mut bus = MemorySystem::new(map.clone(), &config.cache, config.axi.clone(), sink);
+        let mut bus =
+            MemorySystem::new(map.clone(), &config.cache, config.axi.clone(), &config.mxp, config.clock_hz, sink);
         let outside =
             |what, addr, size| OutsideMemory { what, addr, size, dram_base: map.dram_base, dram_size: map.dram_size };
         for seg in &image.segments {
@@ -122,9 +136,10 @@ impl<S: EventSink> Machine<S> {
                         semihost::Outcome::Exit(status) => break Outcome::Exited(status),
                     }
                 }
-                Exit::Halt => {
-                    break Outcome::ToHost(self.bus.tohost_value().expect("halt comes from tohost"));
-                }
+                Exit::Halt => match self.bus.mxp_error() {
+                    Some(e) => break Outcome::Accelerator(e.clone()),
+                    None => break Outcome::ToHost(self.bus.tohost_value().expect("a halt without an error is tohost")),
+                },
                 Exit::TrapLoop { first, first_pc, second, second_pc } => {
                     let mtvec = self.hart.csr.trap_vector();
                     break Outcome::TrapLoop { first, first_pc, second, second_pc, mtvec };
@@ -147,6 +162,7 @@ impl<S: EventSink> Machine<S> {
             instructions: self.hart.csr.instret,
             cycles: self.hart.now,
             cache: self.bus.cache().map(|c| c.stats.clone()),
+            mxp: self.bus.mxp().stats.clone(),
         }
     }
 }

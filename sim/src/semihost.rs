@@ -278,6 +278,7 @@ mod tests {
     use mxpsim_models::axi::AxiConfig;
     use mxpsim_models::cache::config::CacheConfig;
     use mxpsim_models::memory_system::{MemoryMap, MemorySystem};
+    use mxpsim_models::mxp::config::MxpConfig;
     use std::cell::RefCell;
     use std::rc::Rc;
 
@@ -307,7 +308,14 @@ mod tests {
         let host = Semihost::new(Box::new(out.clone()), Box::new(err.clone()), "fw.elf a b".into(), 100_000_000);
         let map = MemoryMap { dram_base: MEM, dram_size: 0x10000, ..MemoryMap::default() };
         // A cache model with its defaults: host calls must see through it.
-        let bus = MemorySystem::new(map, &CacheConfig::default(), AxiConfig::default(), ());
+        let bus = MemorySystem::new(
+            map,
+            &CacheConfig::default(),
+            AxiConfig::default(),
+            &MxpConfig::default(),
+            100_000_000,
+            (),
+        );
         Rig { host, bus, out, err }
     }
 

@@ -301,6 +301,10 @@ impl Hart {
         let at = Access { pc, now: self.now };
         let (value, stall) = bus.load(at, addr, width).map_err(|f| Event::access_fault(Cause::LoadAccessFault, f))?;
         self.now += stall;
+        // A device may stop the run on a load (a malformed accelerator reply request).
+        if bus.halt_requested() {
+            return Err(Event::Stop(Exit::Halt));
+        }
         Ok(value)
     }
 

@@ -5,6 +5,7 @@ use super::*;
 use crate::axi::AxiConfig;
 use crate::cache::config::CacheConfig;
 use crate::memory_system::{MemoryMap, MemorySystem};
+use crate::mxp::config::MxpConfig;
 
 /// The hart's memory in these tests: 64 KiB of DRAM, no cache model, no events.
 type Memory = MemorySystem<()>;
@@ -69,8 +70,8 @@ use asm::*;
 /// Loads `program` at `BASE` and returns the machine, ready to run.
 fn machine(program: &[u32]) -> (Hart, Memory) {
     let map = MemoryMap { dram_base: BASE, dram_size: 0x1_0000, ..MemoryMap::default() };
-    let mut bus =
-        MemorySystem::new(map, &CacheConfig { enabled: false, ..CacheConfig::default() }, AxiConfig::default(), ());
+    let no_cache = CacheConfig { enabled: false, ..CacheConfig::default() };
+    let mut bus = MemorySystem::new(map, &no_cache, AxiConfig::default(), &MxpConfig::default(), 100_000_000, ());
     let bytes: Vec<u8> = program.iter().flat_map(|w| w.to_le_bytes()).collect();
     bus.poke(BASE, &bytes).unwrap();
     (Hart::new(BASE, &CpuTiming::default()), bus)

@@ -4,8 +4,12 @@
 //! * [`command`]: the 32-bit instruction-port encoding.
 //! * [`regs`]: VL / ROWS / MATS and the 2-D/3-D increments.
 //! * [`vector`]: what a vector instruction does (checked against `reference` by property tests).
+//! * [`engine`]: the port, the FIFO and queues, interlocks, timing, DMA, events.
+//! * [`config`]: parameters and addresses.
 
 pub mod command;
 pub mod config;
+pub mod engine;
 pub mod regs;
 pub mod vector;
+

@@ -1,0 +1,494 @@
+//! The accelerator's engine: the instruction port assembles command words, one in-order
+//! command FIFO feeds a DMA queue and the vector pipeline, the four interlocks
+//! (`mxpsim_detector::interlock`, the one shared definition) order the two, and SYNC waits
+//! for everything.
+//!
+//! # How time works
+//!
+//! Commands are decoded when their last word arrives, in program order, and scheduled at
+//! once: the FIFO issues them in order; a vector instruction starts when the pipeline and
+//! every earlier DMA it interlocks with are done and takes one cycle per wavefront; a DMA
+//! waits for room in the DMA queue, for the DMA before it and for the vector instructions it
+//! interlocks with, then moves its bytes over AXI as the `Dma` master. Each operation's effect
+//! on memory is applied atomically at its completion cycle, when the CPU's clock reaches it
+//! (the memory system calls [`Mxp::catch_up`] before every CPU access), so a CPU access that
+//! the hardware does not order with an operation really sees the data before or after it,
+//! as its timing says. The CPU stalls when the FIFO is full and on replies (SYNC returns when
+//! everything earlier has completed).
+//!
+//! # Events
+//!
+//! Every command that reaches an engine is a `Request` CPU node (at the store of its last
+//! word); its `Dma`/`Vector` node is emitted when its effect is applied, always before the
+//! `Sync` that waits for it.
+
+use super::command::{self, Command, DmaDir, SrcA, SrcB, VectorInsn};
+use super::config::MxpConfig;
+use super::regs::{index, Registers, Shape};
+use super::vector::{self, Footprint, Params, VectorError, VectorState};
+use crate::axi::{Axi, Dir, Master};
+use crate::dram::Dram;
+use mxpsim_detector::event::{Event, Pos, Range, Request};
+use mxpsim_detector::interlock::{interlocked, EngineOp};
+use std::collections::{BTreeMap, VecDeque};
+use std::fmt;
+
+/// Why the accelerator stopped the run: a command the encoding or the machine cannot carry
+/// out. `pc` is the store (or load) that issued it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MxpError {
+    pub pc: u32,
+    pub what: String,
+}
+
+impl fmt::Display for MxpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.what)
+    }
+}
+
+/// Work scheduled on an engine, waiting for its completion cycle.
+#[derive(Clone, Debug)]
+enum Work {
+    Dma { request: Pos, dir: DmaDir, rows: Vec<DmaRow> },
+    Vector { request: Pos, pc: u32, insn: VectorInsn, shape: Shape, footprint: Footprint },
+}
+
+/// One row of a DMA: `len` bytes between DRAM address `ext` and scratchpad offset `sp`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct DmaRow {
+    ext: u32,
+    sp: u32,
+    len: u32,
+}
+
+/// A scheduled operation still able to interlock with later ones.
+struct Recent {
+    is_dma: Option<DmaDir>,
+    reads: Vec<Range>,
+    writes: Vec<Range>,
+    end: u64,
+}
+
+impl Recent {
+    fn op(&self) -> EngineOp<'_> {
+        match self.is_dma {
+            Some(dir @ DmaDir::ToScratchpad) => EngineOp::Dma { dir, scratchpad: &self.writes },
+            Some(dir @ DmaDir::ToHost) => EngineOp::Dma { dir, scratchpad: &self.reads },
+            None => EngineOp::Vector { reads: &self.reads, writes: &self.writes },
+        }
+    }
+}
+
+/// Statistics of the accelerator, for `--stats`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct MxpStats {
+    pub vector_instructions: u64,
+    pub wavefronts: u64,
+    pub dma_transfers: u64,
+    pub dma_bytes: u64,
+    pub syncs: u64,
+    /// CPU cycles lost waiting: full command FIFO and replies.
+    pub cpu_stall_cycles: u64,
+}
+
+pub struct Mxp {
+    cfg: MxpConfig,
+    params: Params,
+    regs: Registers,
+    state: VectorState,
+    /// Words of the command being assembled, and the PC of the store of its first word.
+    words: Vec<u32>,
+    /// The 2-D DMA set-up latch: scratchpad row increment, rows, external row increment.
+    dma2d: (i32, u32, i32),
+    /// The mask length as it will be when the commands decoded so far have run (a masked
+    /// instruction's footprint needs it before the set-up has executed).
+    mask_len: u32,
+    /// Pending reply of the last reply command, and the cycle it is ready at.
+    reply: Option<(Command, u64)>,
+    // --- schedule
+    /// Issue cycles of the last `fifo_depth` commands (FIFO slots free at issue).
+    fifo: VecDeque<u64>,
+    last_issue: u64,
+    vector_free_at: u64,
+    /// Completion cycles of the DMAs in the queue or in flight, oldest first.
+    dma_in_queue: VecDeque<u64>,
+    dma_free_at: u64,
+    recent: Vec<Recent>,
+    /// Latest completion of anything scheduled (what SYNC waits for).
+    all_done_at: u64,
+    /// Work by completion cycle (then program order).
+    pending: BTreeMap<(u64, u64), Work>,
+    seq: u64,
+    pub stats: MxpStats,
+}
+
+impl Mxp {
+    /// An accelerator for a validated configuration.
+    pub fn new(cfg: &MxpConfig) -> Self {
+        Mxp {
+            params: Params { lanes: cfg.lanes, fxp_frac_bits: cfg.fxp_frac_bits },
+            regs: Registers::new(cfg.scratchpad_size),
+            state: VectorState::new(cfg.scratchpad_size),
+            words: Vec::with_capacity(4),
+            dma2d: (0, 0, 0),
+            mask_len: 0,
+            reply: None,
+            fifo: VecDeque::new(),
+            last_issue: 0,
+            vector_free_at: 0,
+            dma_in_queue: VecDeque::new(),
+            dma_free_at: 0,
+            recent: Vec::new(),
+            all_done_at: 0,
+            pending: BTreeMap::new(),
+            seq: 0,
+            stats: MxpStats::default(),
+            cfg: cfg.clone(),
+        }
+    }
+
+    pub fn config(&self) -> &MxpConfig {
+        &self.cfg
+    }
+
+    /// The cycle of the next effect to apply (`u64::MAX` when nothing is pending): the
+    /// memory system calls [`Mxp::catch_up`] only when the CPU's clock reaches it.
+    pub fn next_due(&self) -> u64 {
+        self.pending.keys().next().map_or(u64::MAX, |&(at, _)| at)
+    }
+
+    /// Applies every operation that has completed by cycle `now`, emitting its event.
+    pub fn catch_up(&mut self, now: u64, dram: &mut Dram, emit: &mut dyn FnMut(Event)) -> Result<(), MxpError> {
+        while let Some(entry) = self.pending.first_entry() {
+            if entry.key().0 > now {
+                break;
+            }
+            let ((at, _), work) = entry.remove_entry();
+            self.apply(work, at, dram, emit)?;
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, work: Work, at: u64, dram: &mut Dram, emit: &mut dyn FnMut(Event)) -> Result<(), MxpError> {
+        match work {
+            Work::Dma { request, dir, rows } => {
+                for row in &rows {
+                    let sp = row.sp as usize..(row.sp + row.len) as usize;
+                    let moved = match dir {
+                        DmaDir::ToScratchpad => dram.read_bytes(row.ext, &mut self.state.data[sp]),
+                        DmaDir::ToHost => dram.write_bytes(row.ext, &self.state.data[sp]),
+                    };
+                    moved.expect("DMA rows are checked against DRAM when the command is decoded");
+                }
+                let host = rows.iter().map(|r| Range::new(r.ext, r.len)).collect();
+                let scratchpad = rows.iter().map(|r| Range::new(r.sp, r.len)).collect();
+                emit(Event::Dma { request, dir, host, scratchpad, cycle: at });
+            }
+            Work::Vector { request, pc, insn, shape, footprint } => {
+                vector::execute(&insn, &shape, &mut self.state, &self.params).map_err(|e| MxpError {
+                    pc,
+                    what: match e {
+                        VectorError::NoCustomUnit(n) => format!("VCUSTOM{n}: no custom unit is attached to that opcode"),
+                        VectorError::AccumulatorOverflow { row } => {
+                            format!("accumulation overflowed the 40-bit accumulator in row {row}")
+                        }
+                    },
+                })?;
+                emit(Event::Vector { request, reads: footprint.reads, writes: footprint.writes, cycle: at });
+            }
+        }
+        Ok(())
+    }
+
+    /// A 32-bit store of `word` to the instruction port by the store at `pc`: returns the
+    /// command it completes, if any. (The caller emits the command's `Request` node, if it
+    /// has one, then hands it to [`Mxp::submit`].)
+    pub fn write_word(&mut self, word: u32, pc: u32) -> Result<Option<Command>, MxpError> {
+        self.words.push(word);
+        let len = command::length(self.words[0]).map_err(|e| MxpError { pc, what: e.to_string() });
+        let len = match len {
+            Ok(len) => len,
+            Err(e) => {
+                self.words.clear();
+                return Err(e);
+            }
+        };
+        if self.words.len() < len {
+            return Ok(None);
+        }
+        let cmd = command::decode(&self.words).map_err(|e| MxpError { pc, what: e.to_string() });
+        self.words.clear();
+        cmd.map(Some)
+    }
+
+    /// The request kind of a command that engines carry out (`None` for settings and replies).
+    pub fn request_of(cmd: &Command) -> Option<Request> {
+        match cmd {
+            Command::Vector(_) => Some(Request::Vector),
+            Command::Dma { dir, .. } | Command::Dma2d { dir, .. } => Some(Request::Dma(*dir)),
+            _ => None,
+        }
+    }
+
+    /// Carries out a decoded command at cycle `now`; `request` is the CPU position of its
+    /// `Request` node when it has one. Returns the CPU's stall.
+    pub fn submit(&mut self, cmd: Command, request: Pos, pc: u32, now: u64, dram: &Dram, axi: &mut Axi) -> Result<u64, MxpError> {
+        let stall = self.enter_fifo(now);
+        let arrival = now + stall;
+        let issue = arrival.max(self.last_issue);
+        let fail = |what: String| MxpError { pc, what };
+        // When the command leaves the FIFO: at once for settings and replies, when the DMA
+        // queue takes it for a DMA, when the pipeline starts it for a vector instruction.
+        let issued = match cmd {
+            Command::SetVl { vl, rows, mats } => {
+                self.regs.set(index::VL, vl);
+                self.regs.set(index::ROWS, rows);
+                self.regs.set(index::MATS, mats);
+                issue
+            }
+            Command::Set2d { ia, ib, id } => {
+                self.regs.set(index::IA, ia);
+                self.regs.set(index::IB, ib);
+                self.regs.set(index::ID, id);
+                issue
+            }
+            Command::Set3d { ia, ib, id } => {
+                self.regs.set(index::IA3, ia);
+                self.regs.set(index::IB3, ib);
+                self.regs.set(index::ID3, id);
+                issue
+            }
+            Command::SetParam { reg, value } => {
+                self.regs.set(reg, value);
+                issue
+            }
+            Command::Dma2dSetup { sp_inc, rows } => {
+                (self.dma2d.0, self.dma2d.1) = (sp_inc, rows);
+                issue
+            }
+            Command::Dma2dExtInc { ext_inc } => {
+                self.dma2d.2 = ext_inc;
+                issue
+            }
+            Command::GetParam { .. } | Command::GetMask => {
+                self.reply = Some((cmd, issue));
+                issue
+            }
+            Command::Sync => {
+                self.stats.syncs += 1;
+                self.reply = Some((cmd, issue.max(self.all_done_at)));
+                issue
+            }
+            Command::Dma { dir, ext, sp, len } => {
+                let rows = self.dma_rows(ext, sp, len, 1, 0, 0, dram).map_err(fail)?;
+                self.schedule_dma(dir, rows, request, issue, axi)
+            }
+            Command::Dma2d { dir, ext, sp, row_len } => {
+                let (sp_inc, rows, ext_inc) = self.dma2d;
+                let rows = self.dma_rows(ext, sp, row_len, rows, sp_inc, ext_inc, dram).map_err(fail)?;
+                self.schedule_dma(dir, rows, request, issue, axi)
+            }
+            Command::Vector(insn) => self.schedule_vector(insn, request, pc, issue).map_err(fail)?,
+        };
+        self.last_issue = issued;
+        self.fifo.push_back(issued);
+        Ok(stall)
+    }
+
+    /// Waits for a free FIFO slot: returns the stall.
+    fn enter_fifo(&mut self, now: u64) -> u64 {
+        if self.fifo.len() < self.cfg.fifo_depth as usize {
+            return 0;
+        }
+        let freed = self.fifo.pop_front().expect("the FIFO is full");
+        let stall = freed.saturating_sub(now);
+        self.stats.cpu_stall_cycles += stall;
+        stall
+    }
+
+    /// A scratchpad CPU address in a command as an offset, if `[addr, addr + len)` lies in
+    /// the scratchpad.
+    fn scratchpad_offset(&self, addr: u32, len: u64) -> Option<u32> {
+        let off = addr.wrapping_sub(self.cfg.scratchpad);
+        (off < self.cfg.scratchpad_size && off as u64 + len <= self.cfg.scratchpad_size as u64).then_some(off)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn dma_rows(
+        &self,
+        ext: u32,
+        sp: u32,
+        len: u32,
+        rows: u32,
+        sp_inc: i32,
+        ext_inc: i32,
+        dram: &Dram,
+    ) -> Result<Vec<DmaRow>, String> {
+        (0..rows)
+            .map(|r| {
+                let ext = ext.wrapping_add((ext_inc as u32).wrapping_mul(r));
+                let sp_addr = sp.wrapping_add((sp_inc as u32).wrapping_mul(r));
+                let sp = self.scratchpad_offset(sp_addr, len as u64).ok_or_else(|| {
+                    format!("DMA row {r}: scratchpad range {sp_addr:#010x} + {len} bytes is outside the scratchpad")
+                })?;
+                if len > 0 && !dram.contains(ext, len) {
+                    return Err(format!(
+                        "DMA row {r}: host address {ext:#010x} + {len} bytes is not in DRAM (DMA uses physical DRAM \
+                         addresses: pass uncached-alias pointers through VBX_DMA_ADDR)"
+                    ));
+                }
+                Ok(DmaRow { ext, sp, len })
+            })
+            .collect()
+    }
+
+    /// Earliest start for an operation after every earlier one it interlocks with.
+    fn interlock_wait(&self, op: EngineOp<'_>) -> u64 {
+        self.recent.iter().filter(|r| interlocked(r.op(), op)).map(|r| r.end).max().unwrap_or(0)
+    }
+
+    fn remember(&mut self, recent: Recent, issue: u64) {
+        // Operations done by the time this one issued cannot hold up anything later.
+        self.recent.retain(|r| r.end > issue);
+        self.all_done_at = self.all_done_at.max(recent.end);
+        self.recent.push(recent);
+    }
+
+    fn schedule(&mut self, end: u64, work: Work) {
+        self.seq += 1;
+        self.pending.insert((end, self.seq), work);
+    }
+
+    /// Schedules a DMA; returns when the DMA queue took it.
+    fn schedule_dma(&mut self, dir: DmaDir, rows: Vec<DmaRow>, request: Pos, issue: u64, axi: &mut Axi) -> u64 {
+        let sp: Vec<Range> = rows.iter().map(|r| Range::new(r.sp, r.len)).collect();
+        // Room in the DMA queue: the DMA `dma_queue` places earlier must have finished.
+        let mut queued = issue;
+        while self.dma_in_queue.len() >= self.cfg.dma_queue as usize {
+            queued = queued.max(self.dma_in_queue.pop_front().expect("queue is full"));
+        }
+        let op = EngineOp::Dma { dir, scratchpad: &sp };
+        let start = queued.max(self.dma_free_at).max(self.interlock_wait(op));
+        let bytes: u32 = rows.iter().map(|r| r.len).sum();
+        let axi_dir = match dir {
+            DmaDir::ToScratchpad => Dir::Read,
+            DmaDir::ToHost => Dir::Write,
+        };
+        let end = if bytes == 0 { start } else { axi.transfer(Master::Dma, axi_dir, bytes, start) };
+        self.dma_free_at = end;
+        self.dma_in_queue.push_back(end);
+        self.stats.dma_transfers += 1;
+        self.stats.dma_bytes += bytes as u64;
+        let (reads, writes) = match dir {
+            DmaDir::ToScratchpad => (Vec::new(), sp),
+            DmaDir::ToHost => (sp, Vec::new()),
+        };
+        self.remember(Recent { is_dma: Some(dir), reads, writes, end }, issue);
+        self.schedule(end, Work::Dma { request, dir, rows });
+        queued
+    }
+
+    /// Schedules a vector instruction; returns when the pipeline starts it.
+    fn schedule_vector(&mut self, insn: VectorInsn, request: Pos, pc: u32, issue: u64) -> Result<u64, String> {
+        let shape = self.regs.shape();
+        let mut mask = self.state.mask.clone();
+        mask.len = self.mask_len;
+        let length = if insn.masked { self.mask_len } else { shape.vl };
+        if length == 0 || shape.rows == 0 || shape.mats == 0 {
+            return Err(format!(
+                "vector instruction with {} = 0 (VL {}, ROWS {}, MATS {}, mask length {})",
+                if length == 0 { if insn.masked { "mask length" } else { "VL" } } else { "ROWS or MATS" },
+                shape.vl,
+                shape.rows,
+                shape.mats,
+                self.mask_len
+            ));
+        }
+        let insn = self.rebase(insn);
+        let footprint = vector::footprint(&insn, &shape, &mask);
+        let size = self.cfg.scratchpad_size as u64;
+        if let Some(bad) = footprint.reads.iter().chain(&footprint.writes).find(|r| r.end() > size) {
+            return Err(format!(
+                "vector operand row {:#x}..{:#x} (scratchpad offsets) is outside the {size:#x}-byte scratchpad",
+                bad.start,
+                bad.end()
+            ));
+        }
+        if let command::Opcode::VsetMsk(_) = insn.op {
+            if !insn.masked {
+                self.mask_len = shape.vl;
+            }
+        }
+        let op = EngineOp::Vector { reads: &footprint.reads, writes: &footprint.writes };
+        let start = issue.max(self.vector_free_at).max(self.interlock_wait(op));
+        let waves = vector::waves(&insn, &shape, &mask, &self.params).max(1);
+        let end = start + waves;
+        self.vector_free_at = end;
+        self.stats.vector_instructions += 1;
+        self.stats.wavefronts += waves;
+        let recent = Recent { is_dma: None, reads: footprint.reads.clone(), writes: footprint.writes.clone(), end };
+        self.remember(recent, issue);
+        self.schedule(end, Work::Vector { request, pc, insn, shape, footprint });
+        Ok(start)
+    }
+
+    /// The instruction with its scratchpad CPU addresses turned into offsets (an address
+    /// below the scratchpad wraps to a huge offset, which the bounds check rejects).
+    fn rebase(&self, insn: VectorInsn) -> VectorInsn {
+        let base = self.cfg.scratchpad;
+        VectorInsn {
+            src_a: match insn.src_a {
+                SrcA::Vector(a) => SrcA::Vector(a.wrapping_sub(base)),
+                scalar => scalar,
+            },
+            src_b: match insn.src_b {
+                SrcB::Vector(b) => SrcB::Vector(b.wrapping_sub(base)),
+                SrcB::Enumerated => SrcB::Enumerated,
+            },
+            dest: insn.dest.wrapping_sub(base),
+            ..insn
+        }
+    }
+
+    /// The cycle the pending reply is ready at (a load from the port by `pc` waits for it).
+    pub fn reply_ready(&self, pc: u32) -> Result<u64, MxpError> {
+        self.reply.map(|(_, ready)| ready).ok_or_else(|| MxpError {
+            pc,
+            what: "load from the MXP instruction port with no reply pending (issue SYNC, GET_PARAM or GET_MASK first)"
+                .into(),
+        })
+    }
+
+    /// Takes the pending reply (call [`Mxp::catch_up`] to its ready cycle first): the
+    /// command it answers and its value.
+    pub fn take_reply(&mut self) -> Option<(Command, u32)> {
+        let (cmd, _) = self.reply.take()?;
+        let value = match cmd {
+            Command::GetParam { reg } => self.regs.get(reg),
+            Command::GetMask => {
+                let status = self.state.mask.status;
+                self.state.mask.status |= 1 << 31;
+                status
+            }
+            _ => 0,
+        };
+        Some((cmd, value))
+    }
+
+    pub fn count_stall(&mut self, cycles: u64) {
+        self.stats.cpu_stall_cycles += cycles;
+    }
+
+    /// The scratchpad's bytes (after [`Mxp::catch_up`]), for CPU loads and stores.
+    pub fn scratchpad(&self) -> &[u8] {
+        &self.state.data
+    }
+
+    pub fn scratchpad_mut(&mut self) -> &mut [u8] {
+        &mut self.state.data
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,205 @@
+//! The engine through the memory system, as firmware drives it: words stored to the port,
+//! replies loaded from it, data seen in DRAM and the scratchpad at the cycles the schedule
+//! says, and the event stream the detector gets.
+
+use crate::axi::AxiConfig;
+use crate::bus::{Access, Bus, Width};
+use crate::cache::config::CacheConfig;
+use crate::memory_system::{MemoryMap, MemorySystem};
+use crate::mxp::config::MxpConfig;
+use mxpsim_detector::event::{DmaDir, Event, Range, Request};
+
+const DRAM: u32 = 0x8000_0000;
+const ALIAS: u32 = 0xc000_0000;
+const PORT: u32 = 0x4001_0000;
+const SP: u32 = 0x5000_0000;
+const SYNC: u32 = 0x0006_0002;
+
+struct Rig {
+    m: MemorySystem<Vec<Event>>,
+    now: u64,
+}
+
+impl Rig {
+    fn new(mxp: MxpConfig) -> Rig {
+        let map = MemoryMap { dram_size: 0x10_0000, ..MemoryMap::default() };
+        let axi = AxiConfig { read_latency: 10, write_latency: 10, data_width: 4, max_burst: 16 };
+        let cache = CacheConfig::default();
+        Rig { m: MemorySystem::new(map, &cache, axi, &mxp, 100_000_000, Vec::new()), now: 0 }
+    }
+
+    fn at(&mut self) -> Access {
+        self.now += 1;
+        Access { pc: 0x8000_0400, now: self.now }
+    }
+
+    /// Stores command words to the port; returns the total stall.
+    fn command(&mut self, words: &[u32]) -> u64 {
+        let mut stall = 0;
+        for &w in words {
+            let at = self.at();
+            let s = self.m.store(at, PORT, Width::Word, w).unwrap();
+            self.now += s;
+            stall += s;
+        }
+        stall
+    }
+
+    /// `vbx_sync()`: returns the stall.
+    fn sync(&mut self) -> u64 {
+        self.command(&[SYNC]);
+        let at = self.at();
+        let (_, stall) = self.m.load(at, PORT, Width::Word).unwrap();
+        self.now += stall;
+        stall
+    }
+
+    fn load(&mut self, addr: u32) -> u32 {
+        let at = self.at();
+        let (v, stall) = self.m.load(at, addr, Width::Word).unwrap();
+        self.now += stall;
+        v
+    }
+
+    fn store(&mut self, addr: u32, value: u32) {
+        let at = self.at();
+        self.now += self.m.store(at, addr, Width::Word, value).unwrap();
+    }
+
+    fn error(&self) -> String {
+        self.m.mxp_error().map(|e| e.what.clone()).unwrap_or_default()
+    }
+}
+
+fn dma_to_vector(sp: u32, ext: u32, len: u32) -> [u32; 4] {
+    [1, ext, sp, len]
+}
+
+fn dma_to_host(ext: u32, sp: u32, len: u32) -> [u32; 4] {
+    [0, ext, sp, len]
+}
+
+#[test]
+fn dma_to_the_scratchpad_lands_when_it_completes() {
+    let mut r = Rig::new(MxpConfig::default());
+    r.store(ALIAS + 0x100, 0x1111_2222);
+    r.command(&dma_to_vector(SP + 0x40, DRAM + 0x100, 4));
+    assert_eq!(r.load(SP + 0x40), 0, "still in flight: the CPU is not ordered with it");
+    let stall = r.sync();
+    assert!(stall > 0, "sync waits for the transfer");
+    assert_eq!(r.load(SP + 0x40), 0x1111_2222);
+    assert_eq!(r.m.mxp().stats.dma_bytes, 4);
+}
+
+#[test]
+fn dma_to_host_writes_dram_behind_the_cache() {
+    let mut r = Rig::new(MxpConfig::default());
+    r.store(SP + 0x10, 0xabcd_ef01);
+    r.load(DRAM + 0x200); // the line is now cached (clean, zero)
+    r.command(&dma_to_host(DRAM + 0x200, SP + 0x10, 4));
+    r.sync();
+    assert_eq!(r.load(ALIAS + 0x200), 0xabcd_ef01, "DRAM has the data");
+    assert_eq!(r.load(DRAM + 0x200), 0, "the cached line is stale: DMA is not coherent");
+}
+
+#[test]
+fn events_name_each_request_and_its_engine_node() {
+    let mut r = Rig::new(MxpConfig::default());
+    r.command(&dma_to_vector(SP, DRAM + 0x100, 8));
+    r.sync();
+    let events = r.m.sink().clone();
+    let request_pos = 1; // the first CPU node of the stream
+    assert!(matches!(events[0], Event::Request { request: Request::Dma(DmaDir::ToScratchpad), .. }));
+    match &events[1] {
+        Event::Dma { request, dir, host, scratchpad, .. } => {
+            assert_eq!((*request, *dir), (request_pos, DmaDir::ToScratchpad));
+            assert_eq!((host.as_slice(), scratchpad.as_slice()), ([Range::new(DRAM + 0x100, 8)].as_slice(), [Range::new(0, 8)].as_slice()));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(events[2], Event::Sync { .. }));
+    assert_eq!(events.len(), 3);
+}
+
+#[test]
+fn two_d_dma_with_negative_and_zero_strides() {
+    let mut r = Rig::new(MxpConfig::default());
+    for i in 0..4 {
+        r.store(ALIAS + 0x100 + 4 * i, 0x10 + i);
+    }
+    // Rows of 4 bytes: external rows ascending, scratchpad rows descending (stride −4).
+    r.command(&[0x0001_8001, (-4i32) as u32, 4, 0]);
+    r.command(&[0x0001_0000, 4, 0, 0]);
+    r.command(&[0x0004_0001, DRAM + 0x100, SP + 0x20, 4]);
+    r.sync();
+    let rows: Vec<u32> = (0..4).map(|i| r.load(SP + 0x20 - 4 * i)).collect();
+    assert_eq!(rows, [0x10, 0x11, 0x12, 0x13]);
+    // Scratchpad stride 0: every external row gets the same scratchpad word.
+    r.store(SP + 0x80, 0x77);
+    r.command(&[0x0001_8001, 0, 3, 0]);
+    r.command(&[0x0001_0000, 8, 0, 0]);
+    r.command(&[0x0004_0000, DRAM + 0x300, SP + 0x80, 4]);
+    r.sync();
+    let out: Vec<u32> = (0..3).map(|i| r.load(ALIAS + 0x300 + 8 * i)).collect();
+    assert_eq!(out, [0x77, 0x77, 0x77]);
+}
+
+#[test]
+fn registers_round_trip_through_get_param() {
+    let mut r = Rig::new(MxpConfig::default());
+    r.command(&[2, 100, 3, 2]); // set VL = 100, ROWS = 3, MATS = 2
+    r.command(&[0x0006_0040]); // GET_PARAM ROWS
+    assert_eq!(r.load(PORT), 3);
+    r.command(&[0x0006_0401, 0x1234]); // SET_PARAM reg 16
+    r.command(&[0x0006_0400]);
+    assert_eq!(r.load(PORT), 0x1234);
+}
+
+#[test]
+fn a_full_fifo_stalls_the_cpu() {
+    let mut r = Rig::new(MxpConfig { fifo_depth: 2, dma_queue: 1, ..MxpConfig::default() });
+    let mut stall = 0;
+    for i in 0..6 {
+        stall += r.command(&dma_to_vector(SP + 0x100 * i, DRAM, 0x100));
+    }
+    assert!(stall > 0, "six long DMAs through a 2-entry FIFO and a 1-entry queue stall the CPU");
+    assert_eq!(r.m.mxp().stats.cpu_stall_cycles, stall);
+}
+
+#[test]
+fn dma_contends_with_the_cpu_for_the_bus() {
+    let cycles_of_uncached_read = |with_dma: bool| {
+        let mut r = Rig::new(MxpConfig::default());
+        if with_dma {
+            r.command(&dma_to_vector(SP, DRAM, 0x1000));
+        }
+        let before = r.now;
+        r.load(ALIAS + 0x8000);
+        r.now - before
+    };
+    assert!(cycles_of_uncached_read(true) > cycles_of_uncached_read(false));
+}
+
+#[test]
+fn malformed_commands_stop_with_a_clear_error() {
+    let cases: &[(&[u32], &str)] = &[
+        (&[0x0000_0012, 0, 0, 0], "unassigned opcode"),
+        (&dma_to_vector(SP + 0x3_fff0, DRAM, 0x20), "outside the scratchpad"),
+        (&dma_to_vector(0x1000, DRAM, 4), "outside the scratchpad"),
+        (&dma_to_host(ALIAS + 0x100, SP, 4), "VBX_DMA_ADDR"),
+        (&[2, 0, 1, 1, 0x0000_55c8, SP, SP, SP], "VL = 0"),
+    ];
+    for (words, message) in cases {
+        let mut r = Rig::new(MxpConfig::default());
+        r.command(words);
+        assert!(r.error().contains(message), "{words:x?}: {:?}", r.error());
+        assert!(r.m.halt_requested());
+    }
+    let mut r = Rig::new(MxpConfig::default());
+    r.load(PORT);
+    assert!(r.error().contains("no reply pending"));
+    let mut r = Rig::new(MxpConfig::default());
+    let at = r.at();
+    r.m.store(at, PORT, Width::Byte, 1).unwrap();
+    assert!(r.error().contains("32-bit stores only"));
+}
