@@ -8,11 +8,34 @@ pub trait EventSink {
     /// False for sinks that drop everything: producers skip building the events.
     const ENABLED: bool = true;
     fn emit(&mut self, event: Event);
+    /// True once the sink wants the run to stop (a race checker told to halt on the first
+    /// race). Checked after every CPU load and store.
+    fn wants_halt(&self) -> bool {
+        false
+    }
 }
 
 impl EventSink for () {
     const ENABLED: bool = false;
     fn emit(&mut self, _: Event) {}
+}
+
+/// Two sinks fed the same stream (e.g. the race checker and a trace recorder).
+impl<A: EventSink, B: EventSink> EventSink for (A, B) {
+    const ENABLED: bool = A::ENABLED || B::ENABLED;
+    fn emit(&mut self, event: Event) {
+        if A::ENABLED && B::ENABLED {
+            self.0.emit(event.clone());
+            self.1.emit(event);
+        } else if A::ENABLED {
+            self.0.emit(event);
+        } else {
+            self.1.emit(event);
+        }
+    }
+    fn wants_halt(&self) -> bool {
+        self.0.wants_halt() || self.1.wants_halt()
+    }
 }
 
 /// Collects events in memory (tests, and small runs).

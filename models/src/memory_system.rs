@@ -612,7 +612,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
     }
 
     fn halt_requested(&self) -> bool {
-        self.tohost_value.is_some() || self.mxp_error.is_some()
+        self.tohost_value.is_some() || self.mxp_error.is_some() || (S::ENABLED && self.sink.wants_halt())
     }
 
     fn peek(&self, addr: u32, buf: &mut [u8]) -> Result<(), MemFault> {

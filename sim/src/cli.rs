@@ -2,17 +2,22 @@
 
 use crate::config::{parse_size, MachineConfig};
 use crate::elf;
-use crate::event_trace::TraceWriter;
+use crate::event_trace::{TraceError, TraceReader, TraceWriter};
 use crate::exit_code::Failure;
 use crate::machine::{Machine, Outcome};
+use crate::race_check::{Findings, RaceCheck};
+use crate::race_report::Renderer;
 use crate::semihost::Semihost;
+use crate::source_map::SourceMap;
 use crate::trace::Tracer;
 use clap::{Args, Parser, Subcommand};
+use mxpsim_detector::event::CacheGeometry;
+use mxpsim_detector::Config as DetectorConfig;
 use mxpsim_models::cpu::decode::disassemble;
 use mxpsim_models::cpu::Cause;
 use mxpsim_models::events::EventSink;
 use std::fs::File;
-use std::io::{self, BufWriter};
+use std::io::{self, BufWriter, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -33,7 +38,7 @@ use std::process::ExitCode;
                   105 not RV32IM/ilp32 or not an executable; 106 nothing to load; 107 image \
                   outside memory; 110 invalid configuration; 120 instruction limit reached; \
                   121 trap with no working handler; 122 output file error; 123 bad accelerator \
-                  command."
+                  command; 124 unreadable event trace; 66 races found (--race-check, detect)."
 )]
 struct Cli {
     /// More log output on standard error (-v info, -vv debug, -vvv trace). RUST_LOG, when
@@ -47,8 +52,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run a firmware ELF file until it exits.
+    /// Run a firmware ELF file until it exits (with --race-check: and report data races).
     Run(RunArgs),
+    /// Run the race detector on an event trace recorded with `run --record-trace`.
+    Detect(DetectArgs),
     /// Show the machine configuration that `run` would use.
     Config(ConfigArgs),
 }
@@ -135,16 +142,69 @@ struct RunArgs {
     #[arg(long, value_name = "FILE")]
     record_trace: Option<PathBuf>,
 
+    /// Detect data races between the CPU (and its cache) and the accelerator while running;
+    /// exit status 66 when any is found.
+    #[arg(long)]
+    race_check: bool,
+
+    /// With --race-check: stop at the first race.
+    #[arg(long, requires = "race_check")]
+    halt_on_race: bool,
+
+    #[command(flatten)]
+    report: ReportArgs,
+
     #[command(flatten)]
     machine: MachineArgs,
 }
 
+/// How races are reported (shared by `run --race-check` and `detect`).
+#[derive(Args)]
+struct ReportArgs {
+    /// Also report CPU uncached accesses racing with the cache's own line fills and
+    /// write-backs (the paper's footnote 5; off by default).
+    #[arg(long)]
+    race_uncached: bool,
+
+    /// Report format.
+    #[arg(long, value_name = "FORMAT", default_value = "human")]
+    report_format: ReportFormat,
+
+    /// Write the race report to FILE instead of standard error.
+    #[arg(long, value_name = "FILE")]
+    report_file: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ReportFormat {
+    Human,
+    Json,
+}
+
+#[derive(Args)]
+struct DetectArgs {
+    /// The trace, as written by `mxpsim run --record-trace`.
+    trace: PathBuf,
+
+    /// The firmware ELF the trace was recorded from: names functions, source lines and
+    /// variables in the report.
+    #[arg(long, value_name = "FW.elf")]
+    elf: Option<PathBuf>,
+
+    #[command(flatten)]
+    report: ReportArgs,
+}
+
 /// Parses the command line, runs it, and returns the process's exit status.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(expand_short_form(std::env::args_os()));
     init_logging(cli.verbose);
     let status = match cli.command {
         Command::Run(args) => run(args),
+        Command::Detect(args) => match detect(&args) {
+            Ok(status) => status,
+            Err(Fatal(failure, message)) => fail(failure, message),
+        },
         Command::Config(args) => match args.machine.machine() {
             Ok(config) => {
                 print!("{}", config.to_toml());
@@ -154,6 +214,15 @@ pub fn main() -> ExitCode {
         },
     };
     ExitCode::from(status)
+}
+
+/// `mxpsim --race-check FW.elf …` is short for `mxpsim run --race-check FW.elf …`.
+fn expand_short_form(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let mut args: Vec<_> = args.collect();
+    if args.get(1).is_some_and(|a| a == "--race-check") {
+        args.insert(1, "run".into());
+    }
+    args
 }
 
 fn init_logging(verbose: u8) {
@@ -196,17 +265,71 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     let config = args.machine.machine().map_err(|e| Fatal(Failure::InvalidConfig, e))?;
     let path = args.firmware.display().to_string();
     let image = elf::load(&args.firmware).map_err(|e| Fatal(e.failure(), format!("{path}: {e}")))?;
+    let source = SourceMap::new(image.symbols.clone(), Some(&args.firmware));
     let cmdline = std::iter::once(path).chain(args.args.iter().cloned()).collect::<Vec<_>>().join(" ");
     let host = Semihost::new(Box::new(BufWriter::new(io::stdout())), Box::new(io::stderr()), cmdline, config.clock_hz);
-    match &args.record_trace {
-        None => simulate(args, &config, image, host, ()).map(|(status, ())| status),
-        Some(trace) => {
-            let writer = TraceWriter::new(create(trace)?, config.geometry()).map_err(io_error(trace))?;
-            let (status, writer) = simulate(args, &config, image, host, writer)?;
-            writer.finish().map_err(io_error(trace))?;
-            Ok(status)
-        }
+    let race = match args.race_check {
+        true => Some(race_checker(&args.report, config.geometry(), args.halt_on_race)?),
+        false => None,
+    };
+    let recorder = match &args.record_trace {
+        Some(path) => Some(TraceWriter::new(create(path)?, config.geometry()).map_err(io_error(path))?),
+        None => None,
+    };
+    // One monomorphised machine per combination of sinks: an unused sink costs nothing.
+    let (status, race, recorder) = match (race, recorder) {
+        (None, None) => (simulate(args, &config, image, host, ())?.0, None, None),
+        (Some(r), None) => simulate(args, &config, image, host, r).map(|(s, r)| (s, Some(r), None))?,
+        (None, Some(t)) => simulate(args, &config, image, host, t).map(|(s, t)| (s, None, Some(t)))?,
+        (Some(r), Some(t)) => simulate(args, &config, image, host, (r, t)).map(|(s, (r, t))| (s, Some(r), Some(t)))?,
+    };
+    if let (Some(recorder), Some(path)) = (recorder, &args.record_trace) {
+        recorder.finish().map_err(io_error(path))?;
     }
+    match race {
+        Some(race) => report_races(&args.report, &race.finish(), &source, status),
+        None => Ok(status),
+    }
+}
+
+fn race_checker(report: &ReportArgs, geometry: CacheGeometry, halt_on_race: bool) -> Result<RaceCheck, Fatal> {
+    let config = DetectorConfig { geometry, cpu_uncached_vs_cache: report.race_uncached };
+    RaceCheck::new(config, halt_on_race).map_err(|e| Fatal(Failure::InvalidConfig, e.to_string()))
+}
+
+/// Prints the race report; returns 66 when there were races, else `status`.
+fn report_races(args: &ReportArgs, findings: &Findings, source: &SourceMap, status: u8) -> Result<u8, Fatal> {
+    let colour = args.report_file.is_none() && io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let renderer = Renderer { findings, source, colour };
+    let text = match args.report_format {
+        ReportFormat::Human => renderer.text() + "\n",
+        ReportFormat::Json => renderer.json(),
+    };
+    match &args.report_file {
+        Some(path) => std::fs::write(path, text).map_err(io_error(path))?,
+        None => eprint!("{text}"),
+    }
+    Ok(if findings.report.is_empty() { status } else { RACES_FOUND })
+}
+
+/// Exit status of a run that found races (as ThreadSanitizer's).
+const RACES_FOUND: u8 = 66;
+
+fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
+    let file =
+        File::open(&args.trace).map_err(|e| Fatal(Failure::Unreadable, format!("{}: {e}", args.trace.display())))?;
+    let bad_trace = |e: TraceError| Fatal(Failure::BadTrace, format!("{}: {e}", args.trace.display()));
+    let reader = TraceReader::new(io::BufReader::new(file)).map_err(bad_trace)?;
+    let symbols = match &args.elf {
+        Some(elf) => elf::load(elf).map_err(|e| Fatal(e.failure(), format!("{}: {e}", elf.display())))?.symbols,
+        None => Default::default(),
+    };
+    let source = SourceMap::new(symbols, args.elf.as_deref());
+    let mut race = race_checker(&args.report, reader.header.geometry, false)?;
+    for event in reader {
+        race.emit(event.map_err(bad_trace)?);
+    }
+    report_races(&args.report, &race.finish(), &source, 0)
 }
 
 /// Builds the machine with its event sink, runs it, reports; returns the exit status and
@@ -260,6 +383,10 @@ fn report<S: EventSink>(machine: &Machine<S>, outcome: Outcome) -> u8 {
                 at(pc)
             ),
         ),
+        Outcome::HaltedOnRace { pc } => {
+            eprintln!("mxpsim: stopped at the first race (--halt-on-race), pc {}", at(pc));
+            0
+        }
         Outcome::Accelerator(e) => {
             fail(Failure::Accelerator, format_args!("accelerator: {e} (command issued at {})", at(e.pc)))
         }

@@ -1,6 +1,6 @@
 //! mxpsim's exit statuses. A run that ends normally exits with the firmware's own status
 //! (semihosting `exit`, or the riscv-tests `tohost` convention); mxpsim's own failures use
-//! the codes below, 2 and 101–123, one per kind of failure, so scripts can tell them apart.
+//! the codes below, 2 and 101–124, and 66 when a race check found races, one per kind of failure, so scripts can tell them apart.
 //! (Firmware that exits with one of these numbers itself is told apart by mxpsim's message
 //! on standard error, which firmware exits never produce.)
 
@@ -35,6 +35,8 @@ pub enum Failure {
     /// The accelerator was given a command it cannot carry out (malformed command, scratchpad
     /// range out of bounds, DMA to an unmapped host address, VL of zero, …).
     Accelerator = 123,
+    /// An event trace that is not one, or is damaged.
+    BadTrace = 124,
 }
 
 impl Failure {

@@ -52,6 +52,8 @@ pub enum Outcome {
     TrapLoop { first: Trap, first_pc: u32, second: Trap, second_pc: u32, mtvec: u32 },
     /// The accelerator was given a command it cannot carry out.
     Accelerator(MxpError),
+    /// The race checker stopped the run at its first race (`--halt-on-race`).
+    HaltedOnRace { pc: u32 },
 }
 
 /// What a run did, for `--stats` and `--stats-json`.
@@ -136,10 +138,15 @@ impl<S: EventSink> Machine<S> {
                         semihost::Outcome::Exit(status) => break Outcome::Exited(status),
                     }
                 }
-                Exit::Halt => match self.bus.mxp_error() {
-                    Some(e) => break Outcome::Accelerator(e.clone()),
-                    None => break Outcome::ToHost(self.bus.tohost_value().expect("a halt without an error is tohost")),
-                },
+                Exit::Halt => {
+                    if let Some(e) = self.bus.mxp_error() {
+                        break Outcome::Accelerator(e.clone());
+                    }
+                    match self.bus.tohost_value() {
+                        Some(value) => break Outcome::ToHost(value),
+                        None => break Outcome::HaltedOnRace { pc: self.hart.pc },
+                    }
+                }
                 Exit::TrapLoop { first, first_pc, second, second_pc } => {
                     let mtvec = self.hart.csr.trap_vector();
                     break Outcome::TrapLoop { first, first_pc, second, second_pc, mtvec };

@@ -1,0 +1,89 @@
+//! `--race-check`: the race detector as an event sink, plus the few facts reports need that
+//! the detector does not keep (where each ordering node — sync, maintenance, request — was).
+
+use mxpsim_detector::event::{CacheOp, Event, Origin, Pos, Request, Scope};
+use mxpsim_detector::{Config, ConfigError, Detector, Report, StreamError};
+use mxpsim_models::events::EventSink;
+use std::collections::BTreeMap;
+
+/// An ordering-only CPU node, by what a report says about it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Landmark {
+    Maintenance { op: CacheOp, scope: Scope, origin: Origin },
+    Request { request: Request, origin: Origin },
+    Sync { origin: Origin },
+}
+
+/// What a race check found.
+pub struct Findings {
+    pub report: Report,
+    /// Ordering nodes by CPU position.
+    pub landmarks: BTreeMap<Pos, Landmark>,
+    /// Events that broke the stream's contract (a simulator bug if ever non-zero).
+    pub stream_errors: u64,
+    pub first_stream_error: Option<StreamError>,
+}
+
+pub struct RaceCheck {
+    detector: Detector,
+    halt_on_race: bool,
+    races: usize,
+    pos: Pos,
+    landmarks: BTreeMap<Pos, Landmark>,
+    stream_errors: u64,
+    first_stream_error: Option<StreamError>,
+}
+
+impl RaceCheck {
+    pub fn new(config: Config, halt_on_race: bool) -> Result<Self, ConfigError> {
+        Ok(RaceCheck {
+            detector: Detector::new(config)?,
+            halt_on_race,
+            races: 0,
+            pos: 0,
+            landmarks: BTreeMap::new(),
+            stream_errors: 0,
+            first_stream_error: None,
+        })
+    }
+
+    pub fn finish(self) -> Findings {
+        Findings {
+            report: self.detector.finish(),
+            landmarks: self.landmarks,
+            stream_errors: self.stream_errors,
+            first_stream_error: self.first_stream_error,
+        }
+    }
+
+    fn note_landmark(&mut self, event: &Event) {
+        let landmark = match *event {
+            Event::CacheMaintenance { op, scope, origin } => Landmark::Maintenance { op, scope, origin },
+            Event::Request { request, origin } => Landmark::Request { request, origin },
+            Event::Sync { origin } => Landmark::Sync { origin },
+            _ => return,
+        };
+        self.landmarks.insert(self.pos, landmark);
+    }
+}
+
+impl EventSink for RaceCheck {
+    fn emit(&mut self, event: Event) {
+        if event.is_cpu_node() {
+            self.pos += 1;
+            self.note_landmark(&event);
+        }
+        match self.detector.observe(&event) {
+            Ok(found) => self.races += found,
+            Err(e) => {
+                tracing::error!("race detector: event stream error: {e}");
+                self.stream_errors += 1;
+                self.first_stream_error.get_or_insert(e);
+            }
+        }
+    }
+
+    fn wants_halt(&self) -> bool {
+        self.halt_on_race && self.races > 0
+    }
+}

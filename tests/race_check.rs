@@ -1,0 +1,94 @@
+//! `--race-check` and `detect` through the command line, on firmware whose races are known:
+//! `cache_coherence.c` mixes uncached and cached accesses to the same lines on purpose.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn firmware(name: &str) -> String {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    root.join("firmware/bin/tests").join(format!("{name}.elf")).to_str().unwrap().to_string()
+}
+
+fn temp(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("mxpsim-race-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name).to_str().unwrap().to_string()
+}
+
+fn mxpsim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mxpsim")).args(args).output().expect("mxpsim runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn cpu_only_firmware_has_no_cpu_accelerator_races() {
+    let o = mxpsim(&["run", "--race-check", &firmware("cache_coherence")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("race check: 0 distinct races"), "{}", stderr(&o));
+}
+
+#[test]
+fn uncached_versus_cache_races_are_reported_with_the_option() {
+    let o = mxpsim(&["--race-check", "--race-uncached", &firmware("cache_coherence")]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(66), "{err}");
+    assert!(err.contains("race check: 4 distinct races (4 occurrences)"), "{err}");
+    // Step 5 of the program: the uncached read of the DMA buffer after the CPU dirtied the
+    // line that shares it, with no flush in between.
+    assert!(err.contains("race 3 of 4: DRAM bytes 0x80200808..0x8020080c in `shared+0x8`"), "{err}");
+    assert!(err.contains("write-back of line 0x80200800, dirtied by the store at 0x800003b4 <main+0x154> (firmware/tests/cache_coherence.c:68)"), "{err}");
+    assert!(err.contains("no clean, flush or invalidate of line 0x80200800 follows the store"), "{err}");
+    // The program's output is untouched by the check.
+    assert!(String::from_utf8_lossy(&o.stdout).contains("dma_buf after write-back"));
+}
+
+#[test]
+fn json_reports_carry_the_same_races() {
+    let file = temp("report.json");
+    let o = mxpsim(&[
+        "run",
+        "--race-check",
+        "--race-uncached",
+        "--report-format",
+        "json",
+        "--report-file",
+        &file,
+        &firmware("cache_coherence"),
+    ]);
+    assert_eq!(o.status.code(), Some(66));
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let races = v["races"].as_array().unwrap();
+    assert_eq!(races.len(), 4);
+    assert_eq!(races[2]["variable"], "shared+0x8");
+    assert_eq!(races[2]["b"]["kind"], "wb");
+    assert_eq!(races[2]["b"]["line"], "firmware/tests/cache_coherence.c:68");
+    assert_eq!(v["stream_errors"], 0);
+}
+
+#[test]
+fn offline_detection_of_a_recorded_trace_gives_the_same_report() {
+    let (trace, online, offline) = (temp("cc.trace"), temp("online.txt"), temp("offline.txt"));
+    let elf = firmware("cache_coherence");
+    let run =
+        mxpsim(&["run", "--race-check", "--race-uncached", "--record-trace", &trace, "--report-file", &online, &elf]);
+    assert_eq!(run.status.code(), Some(66));
+    let det = mxpsim(&["detect", &trace, "--elf", &elf, "--race-uncached", "--report-file", &offline]);
+    assert_eq!(det.status.code(), Some(66), "{}", stderr(&det));
+    assert_eq!(std::fs::read_to_string(online).unwrap(), std::fs::read_to_string(offline).unwrap());
+    let not_a_trace = mxpsim(&["detect", &elf]);
+    assert_eq!(not_a_trace.status.code(), Some(124));
+    assert!(stderr(&not_a_trace).contains("not an mxpsim event trace"));
+}
+
+#[test]
+fn halt_on_race_stops_at_the_first() {
+    let o = mxpsim(&["run", "--race-check", "--race-uncached", "--halt-on-race", &firmware("cache_coherence")]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(66), "{err}");
+    assert!(err.contains("stopped at the first race"), "{err}");
+    assert!(err.contains("race check: 1 distinct race (1 occurrence)"), "{err}");
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("flush all"), "the run stopped early");
+}
