@@ -189,7 +189,9 @@ impl Mxp {
                 vector::execute(&insn, &shape, &mut self.state, &self.params).map_err(|e| MxpError {
                     pc,
                     what: match e {
-                        VectorError::NoCustomUnit(n) => format!("VCUSTOM{n}: no custom unit is attached to that opcode"),
+                        VectorError::NoCustomUnit(n) => {
+                            format!("VCUSTOM{n}: no custom unit is attached to that opcode")
+                        }
                         VectorError::AccumulatorOverflow { row } => {
                             format!("accumulation overflowed the 40-bit accumulator in row {row}")
                         }
@@ -233,7 +235,15 @@ impl Mxp {
 
     /// Carries out a decoded command at cycle `now`; `request` is the CPU position of its
     /// `Request` node when it has one. Returns the CPU's stall.
-    pub fn submit(&mut self, cmd: Command, request: Pos, pc: u32, now: u64, dram: &Dram, axi: &mut Axi) -> Result<u64, MxpError> {
+    pub fn submit(
+        &mut self,
+        cmd: Command,
+        request: Pos,
+        pc: u32,
+        now: u64,
+        dram: &Dram,
+        axi: &mut Axi,
+    ) -> Result<u64, MxpError> {
         let stall = self.enter_fifo(now);
         let arrival = now + stall;
         let issue = arrival.max(self.last_issue);
@@ -398,7 +408,15 @@ impl Mxp {
         if length == 0 || shape.rows == 0 || shape.mats == 0 {
             return Err(format!(
                 "vector instruction with {} = 0 (VL {}, ROWS {}, MATS {}, mask length {})",
-                if length == 0 { if insn.masked { "mask length" } else { "VL" } } else { "ROWS or MATS" },
+                if length == 0 {
+                    if insn.masked {
+                        "mask length"
+                    } else {
+                        "VL"
+                    }
+                } else {
+                    "ROWS or MATS"
+                },
                 shape.vl,
                 shape.rows,
                 shape.mats,

@@ -113,7 +113,10 @@ fn events_name_each_request_and_its_engine_node() {
     match &events[1] {
         Event::Dma { request, dir, host, scratchpad, .. } => {
             assert_eq!((*request, *dir), (request_pos, DmaDir::ToScratchpad));
-            assert_eq!((host.as_slice(), scratchpad.as_slice()), ([Range::new(DRAM + 0x100, 8)].as_slice(), [Range::new(0, 8)].as_slice()));
+            assert_eq!(
+                (host.as_slice(), scratchpad.as_slice()),
+                ([Range::new(DRAM + 0x100, 8)].as_slice(), [Range::new(0, 8)].as_slice())
+            );
         }
         other => panic!("{other:?}"),
     }
