@@ -4,9 +4,38 @@
 //! The engine ([`super::engine`]) decides *when* an instruction runs; this module decides
 //! *what* it does. It is checked against an independent reference of the same semantics by
 //! property tests (`reference.rs`, `tests.rs`).
+//!
+//! * `int_type`: operand, destination and calculation types.
+//! * `alu`: what one element computes, and its flag.
+//! * `layout`: rows, element addresses, wavefronts.
+//! * `exec`: running the rows: operand fetch, stores, accumulator, mask set-up.
+//! * `fix16`: the Q16.16 custom units.
+//!
+//! Choices where the specification leaves room:
+//!
+//! * Masks are one-dimensional: a masked instruction with several rows or matrices applies the
+//!   same mask (element index within the row) to every row; a mask set-up with several rows
+//!   evaluates them in order into the same bits (the last row decides; masked, each narrows).
+//! * An accumulating instruction writes its row's element even when no element contributed
+//!   (masked off, false predicates, or no elements at all): the sum is then 0.
+//! * A mask set-up ignores MOD_ACC (the mask has no address to accumulate into).
+//! * Custom units work on each element's value as a 32-bit Q16.16 number and leave their flags
+//!   clear; unattached VCUSTOMn (n ≥ 2) are refused before anything changes.
+//! * A zero lane count still makes one-element wavefronts.
 
-use super::command::VectorInsn;
+mod alu;
+#[cfg(test)]
+mod examples;
+mod exec;
+mod fix16;
+mod int_type;
+mod layout;
+#[cfg(test)]
+mod properties;
+
+use super::command::{Size, SrcA, SrcB, VectorInsn};
 use super::regs::Shape;
+use int_type::calculation_type;
 use mxpsim_detector::event::Range;
 
 /// Parameters of the engine that change results.
@@ -68,20 +97,59 @@ pub enum VectorError {
 /// The bytes `insn` reads and writes with `shape` (masked instructions: over `mask.len`
 /// elements). Pure: the engine uses it for bounds checks, interlocks and events before the
 /// instruction runs.
+///
+/// Rows come in execution order; per row, A's then B's range is read (operands the
+/// instruction does not read are left out: B of VMOV, A of a mask set-up, scalars and the
+/// enumeration) and D's range is written (one element with MOD_ACC; nothing for a mask
+/// set-up). Empty ranges are left out.
 pub fn footprint(insn: &VectorInsn, shape: &Shape, mask: &Mask) -> Footprint {
-    let _ = (insn, shape, mask);
-    todo!("vector semantics: being implemented")
+    let len = layout::row_len(insn, shape, mask);
+    let written = if insn.acc { 1 } else { len };
+    let mut footprint = Footprint::default();
+    for row in layout::rows(insn, shape) {
+        if let (SrcA::Vector(base), true) = (row.a, layout::reads_a(insn.op)) {
+            add_span(&mut footprint.reads, base, len, insn.a.size);
+        }
+        if let (SrcB::Vector(base), true) = (row.b, layout::reads_b(insn.op)) {
+            add_span(&mut footprint.reads, base, len, insn.b.size);
+        }
+        if layout::writes_scratchpad(insn.op) {
+            add_span(&mut footprint.writes, row.d, written, insn.d.size);
+        }
+    }
+    footprint
+}
+
+/// Adds the range of `elements` elements of `size` from `base`, unless it is empty.
+fn add_span(ranges: &mut Vec<Range>, base: u32, elements: u32, size: Size) {
+    let (start, bytes) = layout::span(base, elements, size);
+    if bytes != 0 {
+        ranges.push(Range::new(start, bytes));
+    }
 }
 
 /// Wavefronts the instruction takes (its cycles in the pipeline, §3.11).
+///
+/// Every row takes the same number: a masked instruction skips wavefronts without an enabled
+/// element, an unmasked one takes ceil(N / wavefront) of them.
 pub fn waves(insn: &VectorInsn, shape: &Shape, mask: &Mask, params: &Params) -> u64 {
-    let _ = (insn, shape, mask, params);
-    todo!("vector semantics: being implemented")
+    let wave_len = layout::wave_len(calculation_type(insn), params.lanes);
+    let len = layout::row_len(insn, shape, mask);
+    let per_row = if insn.masked {
+        // Bits past the end of `mask.bits` are clear, so only the stored ones can enable a wave.
+        let bits = &mask.bits[..mask.bits.len().min(len as usize)];
+        bits.chunks(wave_len as usize).filter(|wave| wave.contains(&true)).count() as u64
+    } else {
+        len.div_ceil(wave_len).into()
+    };
+    per_row.saturating_mul(shape.rows.into()).saturating_mul(shape.mats.into())
 }
 
 /// Executes `insn` on `state`. The caller has checked that [`footprint`] lies inside the
 /// scratchpad.
+///
+/// On an error nothing has changed, except after [`VectorError::AccumulatorOverflow`]: the
+/// rows before the failing one have been written (the vendor simulator aborts there).
 pub fn execute(insn: &VectorInsn, shape: &Shape, state: &mut VectorState, params: &Params) -> Result<(), VectorError> {
-    let _ = (insn, shape, state, params);
-    todo!("vector semantics: being implemented")
+    exec::execute(insn, shape, state, params)
 }

@@ -206,3 +206,52 @@ fn malformed_commands_stop_with_a_clear_error() {
     r.m.store(at, PORT, Width::Byte, 1).unwrap();
     assert!(r.error().contains("32-bit stores only"));
 }
+
+/// `vbx(VVW, VADD, d, a, b)` with scratchpad CPU addresses.
+fn vadd_word(d: u32, a: u32, b: u32) -> [u32; 4] {
+    [0x0000_55c8, a, b, d]
+}
+
+#[test]
+fn a_vector_op_waits_for_the_dma_that_fills_its_source() {
+    let mut r = Rig::new(MxpConfig::default());
+    for i in 0..4 {
+        r.store(ALIAS + 0x100 + 4 * i, 10 * (i + 1));
+        r.store(SP + 0x200 + 4 * i, i);
+    }
+    r.command(&[2, 4, 1, 1]); // VL = 4
+    r.command(&dma_to_vector(SP, DRAM + 0x100, 16));
+    r.command(&vadd_word(SP + 0x300, SP, SP + 0x200)); // interlock 1: reads the DMA's destination
+    r.command(&dma_to_host(DRAM + 0x400, SP + 0x300, 16)); // interlock 3: reads the vector's result
+    r.sync();
+    let out: Vec<u32> = (0..4).map(|i| r.load(ALIAS + 0x400 + 4 * i)).collect();
+    assert_eq!(out, [10, 21, 32, 43]);
+    // The engine nodes arrive in an order the interlocks allow: DMA in, vector, DMA out.
+    let engine: Vec<&str> = r
+        .m
+        .sink()
+        .iter()
+        .filter_map(|e| match e {
+            Event::Dma { dir: DmaDir::ToScratchpad, .. } => Some("dma in"),
+            Event::Dma { dir: DmaDir::ToHost, .. } => Some("dma out"),
+            Event::Vector { .. } => Some("vector"),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(engine, ["dma in", "vector", "dma out"]);
+}
+
+#[test]
+fn unrelated_work_overlaps_and_more_lanes_finish_sooner() {
+    let cycles = |lanes: u32| {
+        let mut r = Rig::new(MxpConfig { lanes, ..MxpConfig::default() });
+        r.command(&[2, 4096, 1, 1]); // VL = 4096 words
+        r.command(&vadd_word(SP + 0x2_0000, SP, SP + 0x1_0000));
+        let before = r.now;
+        r.sync();
+        r.now - before
+    };
+    let (four, sixteen) = (cycles(4), cycles(16));
+    assert!(sixteen < four, "16 lanes {sixteen} cycles, 4 lanes {four}");
+    assert!(four >= 4096 / 4, "one wavefront of 4 words per cycle with 4 lanes: {four}");
+}

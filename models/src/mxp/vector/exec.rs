@@ -1,0 +1,314 @@
+//! Running one instruction over its rows: fetching operands, and the three ways results leave
+//! the engine — stored element by element, reduced by the accumulator, or set into the mask.
+
+use super::alu::{self, Ctx, Elem};
+use super::int_type::IntType;
+use super::layout::{self, Row};
+use super::{Mask, Params, VectorError, VectorState};
+use crate::mxp::command::{Opcode, Size, SrcA, SrcB, VectorInsn};
+use crate::mxp::regs::Shape;
+
+/// An instruction with everything derived from it once.
+struct Plan<'a> {
+    insn: &'a VectorInsn,
+    shape: &'a Shape,
+    ctx: Ctx,
+    dest: IntType,
+    /// Elements per row.
+    len: u32,
+    /// Elements per wavefront.
+    wave_len: u32,
+}
+
+impl<'a> Plan<'a> {
+    fn new(insn: &'a VectorInsn, shape: &'a Shape, mask: &Mask, params: &Params) -> Self {
+        let ctx = Ctx::new(insn, params);
+        Plan {
+            insn,
+            shape,
+            ctx,
+            dest: insn.d.into(),
+            len: layout::row_len(insn, shape, mask),
+            wave_len: layout::wave_len(ctx.calc, params.lanes),
+        }
+    }
+}
+
+pub(super) fn execute(
+    insn: &VectorInsn,
+    shape: &Shape,
+    state: &mut VectorState,
+    params: &Params,
+) -> Result<(), VectorError> {
+    if let Opcode::Vcustom(n) = insn.op {
+        if !alu::has_custom_unit(n) {
+            return Err(VectorError::NoCustomUnit(n));
+        }
+    }
+    let plan = Plan::new(insn, shape, &state.mask, params);
+    match insn.op {
+        // The mask has no address: a set-up ignores MOD_ACC.
+        Opcode::VsetMsk(_) => set_up_mask(&plan, state),
+        _ if insn.acc => accumulate(&plan, state)?,
+        _ => store_elements(&plan, state),
+    }
+    Ok(())
+}
+
+/// Where one row's operand elements come from.
+enum Source {
+    /// Elements of this type at consecutive addresses from `base`.
+    Vector { base: u32, ty: IntType },
+    /// The same value, flag clear, for every element (a scalar A, already in the calculation
+    /// type).
+    Constant(i64),
+    /// 0, 1, 2, … in the calculation type, flag clear.
+    Enumeration,
+    /// An operand the instruction does not read: value 0, flag clear.
+    Unread,
+}
+
+impl Source {
+    fn a(plan: &Plan, row: &Row) -> Source {
+        if !layout::reads_a(plan.insn.op) {
+            return Source::Unread;
+        }
+        let ty = plan.insn.a.into();
+        match row.a {
+            SrcA::Vector(base) => Source::Vector { base, ty },
+            // Truncated to A's size and extended by A's sign (§3.1 item 3).
+            SrcA::Scalar(word) => Source::Constant(plan.ctx.calc.wrap(ty.wrap(word.into()))),
+        }
+    }
+
+    fn b(plan: &Plan, row: &Row) -> Source {
+        if !layout::reads_b(plan.insn.op) {
+            return Source::Unread;
+        }
+        match row.b {
+            SrcB::Vector(base) => Source::Vector { base, ty: plan.insn.b.into() },
+            SrcB::Enumerated => Source::Enumeration,
+        }
+    }
+
+    /// Element `i`, converted to the calculation type `calc`: extended by its own sign, then
+    /// read with the operation's (§3.1 item 2).
+    fn fetch(&self, state: &VectorState, calc: IntType, i: u32) -> Elem {
+        match *self {
+            Source::Vector { base, ty } => {
+                let addr = layout::element_addr(base, i, ty.size);
+                let raw = load(&state.data, addr, ty.size);
+                let flag = load(&state.flags, addr, ty.size) != 0;
+                Elem::new(calc.wrap(ty.wrap(raw.into())), flag)
+            }
+            Source::Constant(value) => Elem::new(value, false),
+            Source::Enumeration => Elem::new(calc.wrap(i.into()), false),
+            Source::Unread => Elem::new(0, false),
+        }
+    }
+}
+
+/// Both sources of one row.
+struct Operands {
+    a: Source,
+    b: Source,
+}
+
+impl Operands {
+    fn new(plan: &Plan, row: &Row) -> Self {
+        Operands { a: Source::a(plan, row), b: Source::b(plan, row) }
+    }
+
+    /// What element `i` of the row computes, if it writes anything.
+    fn compute(&self, plan: &Plan, state: &VectorState, i: u32) -> Option<Elem> {
+        let calc = plan.ctx.calc;
+        alu::compute(plan.insn.op, &plan.ctx, self.a.fetch(state, calc, i), self.b.fetch(state, calc, i))
+    }
+}
+
+/// The ordinary instruction: every enabled, written element goes to D. Within a wavefront all
+/// sources are read before any result is stored; wavefronts and rows follow in order, so a
+/// later wavefront sees an earlier one's results (§3.2).
+fn store_elements(plan: &Plan, state: &mut VectorState) {
+    let mut wave: Vec<(u32, Elem)> = Vec::with_capacity(plan.wave_len.min(plan.len) as usize);
+    for row in layout::rows(plan.insn, plan.shape) {
+        let operands = Operands::new(plan, &row);
+        for start in (0..plan.len).step_by(plan.wave_len as usize) {
+            let end = start.saturating_add(plan.wave_len).min(plan.len);
+            wave.clear();
+            wave.extend(
+                (start..end)
+                    .filter(|&i| layout::enabled(plan.insn, &state.mask, i))
+                    .filter_map(|i| Some((i, operands.compute(plan, state, i)?))),
+            );
+            for &(i, result) in &wave {
+                let value = alu::narrow(plan.insn.op, plan.ctx.calc, plan.dest, result.value);
+                let addr = layout::element_addr(row.d, i, plan.dest.size);
+                store_element(state, addr, plan.dest.size, Elem::new(value, result.flag));
+            }
+        }
+    }
+}
+
+/// MOD_ACC: each row's written elements, at the calculation width, are summed into the 40-bit
+/// accumulator, whose value is saturated into the one element at the row's D address (§3.7).
+fn accumulate(plan: &Plan, state: &mut VectorState) -> Result<(), VectorError> {
+    for row in layout::rows(plan.insn, plan.shape) {
+        let sum = row_sum(plan, state, &row);
+        let total = accumulator(sum).ok_or(VectorError::AccumulatorOverflow { row: row.index })?;
+        store_element(state, row.d, plan.dest.size, saturate_to_destination(plan.dest, total));
+    }
+    Ok(())
+}
+
+/// The sum of a row's enabled, written results (the vendor simulator's 64-bit sum).
+fn row_sum(plan: &Plan, state: &VectorState, row: &Row) -> i64 {
+    let operands = Operands::new(plan, row);
+    (0..plan.len)
+        .filter(|&i| layout::enabled(plan.insn, &state.mask, i))
+        .filter_map(|i| operands.compute(plan, state, i))
+        .fold(0, |sum: i64, result| sum.wrapping_add(result.value))
+}
+
+/// `sum` in the 40-bit accumulator, or `None` if bits above it were lost (where the vendor
+/// simulator aborts).
+fn accumulator(sum: i64) -> Option<i64> {
+    const UNUSED: u32 = 64 - 40;
+    let kept = (sum << UNUSED) >> UNUSED;
+    (kept == sum).then_some(kept)
+}
+
+/// The accumulator's value in D's type, flagged if it did not fit. An unsigned D takes any
+/// value with bits above its width — including a negative one — as too large.
+fn saturate_to_destination(dest: IntType, total: i64) -> Elem {
+    let fits = (dest.min()..=dest.max()).contains(&total);
+    match (fits, dest.signed, total < 0) {
+        (true, ..) => Elem::new(total, false),
+        (false, true, true) => Elem::new(dest.min(), true),
+        (false, ..) => Elem::new(dest.max(), true),
+    }
+}
+
+/// VSET_MSK: each row's predicates set the mask bits (§3.9). The unmasked set-up starts a mask
+/// of VL elements; the masked one only re-evaluates elements whose bit is set, so the mask can
+/// only narrow. The mask is one-dimensional: every row sets the same bits, so with several rows
+/// the last one decides (or, masked, each row narrows further).
+fn set_up_mask(plan: &Plan, state: &mut VectorState) {
+    if !plan.insn.masked {
+        // Every row rewrites bits 0..VL; with no rows the old bits stay, as in the vendor
+        // simulator.
+        state.mask.len = plan.shape.vl;
+        state.mask.bits.resize(plan.len as usize, false);
+    }
+    for row in layout::rows(plan.insn, plan.shape) {
+        let operands = Operands::new(plan, &row);
+        for i in 0..plan.len {
+            // Element i's bit is read before it is rewritten, and no other element reads it.
+            if layout::enabled(plan.insn, &state.mask, i) {
+                let bit = operands.compute(plan, state, i).is_some_and(|result| result.value != 0);
+                state.mask.bits[i as usize] = bit;
+            }
+        }
+    }
+    state.mask.status = status(&state.mask);
+}
+
+/// The mask status after a set-up: bit 31 (stale) clear, bits 30..0 non-zero iff a bit is set.
+fn status(mask: &Mask) -> u32 {
+    let set = mask.bits.iter().take(mask.len as usize).any(|&bit| bit);
+    u32::from(set)
+}
+
+/// Element of `size` bytes at `addr`, little-endian. The caller has checked the footprint, so
+/// the bytes exist.
+fn load(bytes: &[u8], addr: u32, size: Size) -> u32 {
+    let start = addr as usize;
+    bytes[start..start + size.bytes() as usize].iter().rev().fold(0, |word, &byte| word << 8 | u32::from(byte))
+}
+
+/// Stores the low `size` bytes of `value` at `addr`, little-endian.
+fn store(bytes: &mut [u8], addr: u32, size: Size, value: u32) {
+    let start = addr as usize;
+    let le = value.to_le_bytes();
+    bytes[start..start + size.bytes() as usize].copy_from_slice(&le[..size.bytes() as usize]);
+}
+
+/// Writes an element and its flag, the flag as a `size`-byte integer 0 or 1 in the shadow, as
+/// the vendor simulator stores it (§3.4).
+fn store_element(state: &mut VectorState, addr: u32, size: Size, elem: Elem) {
+    store(&mut state.data, addr, size, elem.value as u32);
+    store(&mut state.flags, addr, size, elem.flag.into());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mxp::command::Operand;
+
+    const SBYTE: IntType = IntType { size: Size::Byte, signed: true };
+    const UHALF: IntType = IntType { size: Size::Half, signed: false };
+
+    #[test]
+    fn memory_is_little_endian() {
+        let mut bytes = [0u8; 8];
+        store(&mut bytes, 1, Size::Word, 0x1234_5678);
+        assert_eq!(bytes, [0, 0x78, 0x56, 0x34, 0x12, 0, 0, 0]);
+        assert_eq!(load(&bytes, 1, Size::Half), 0x5678);
+        assert_eq!(load(&bytes, 2, Size::Word), 0x0012_3456);
+        store(&mut bytes, 4, Size::Byte, 0xffff_ffab);
+        assert_eq!(bytes[3..6], [0x34, 0xab, 0]);
+    }
+
+    #[test]
+    fn byte_products_are_truncated_before_accumulating() {
+        // Probed: 8 × (100 × 2 → −56) accumulates to −448 (then saturates into the byte D).
+        let byte = Operand { size: Size::Byte, signed: true };
+        let insn = VectorInsn {
+            op: Opcode::Vmul,
+            d: byte,
+            a: byte,
+            b: byte,
+            src_a: SrcA::Scalar(100),
+            src_b: SrcB::Vector(0),
+            dest: 16,
+            masked: false,
+            acc: true,
+        };
+        let mut state = VectorState::new(64);
+        state.data[..8].fill(2);
+        let shape = Shape::vector(8);
+        let params = Params { lanes: 4, fxp_frac_bits: [4, 15, 16] };
+        let plan = Plan::new(&insn, &shape, &state.mask, &params);
+        let row = layout::rows(&insn, &shape).next().unwrap();
+        assert_eq!(row_sum(&plan, &state, &row), -448);
+        execute(&insn, &shape, &mut state, &params).unwrap();
+        assert_eq!((state.data[16] as i8, state.flags[16]), (-128, 1));
+    }
+
+    #[test]
+    fn accumulator_keeps_40_bits() {
+        assert_eq!(accumulator(-448), Some(-448));
+        assert_eq!(accumulator((1 << 39) - 1), Some((1 << 39) - 1));
+        assert_eq!(accumulator(-(1 << 39)), Some(-(1 << 39)));
+        assert_eq!(accumulator(1 << 39), None);
+        assert_eq!(accumulator(-(1 << 39) - 1), None);
+    }
+
+    #[test]
+    fn accumulations_saturate_into_the_destination() {
+        assert_eq!(saturate_to_destination(SBYTE, 800), Elem::new(127, true));
+        assert_eq!(saturate_to_destination(SBYTE, -448), Elem::new(-128, true));
+        assert_eq!(saturate_to_destination(SBYTE, -128), Elem::new(-128, false));
+        assert_eq!(saturate_to_destination(UHALF, 0xffff), Elem::new(0xffff, false));
+        assert_eq!(saturate_to_destination(UHALF, 0x10000), Elem::new(0xffff, true));
+        assert_eq!(saturate_to_destination(UHALF, -1), Elem::new(0xffff, true));
+    }
+
+    #[test]
+    fn status_looks_only_within_the_mask_length() {
+        let mask = |bits: &[bool], len| Mask { bits: bits.to_vec(), len, status: 0x8000_0000 };
+        assert_eq!(status(&mask(&[false, true], 2)), 1);
+        assert_eq!(status(&mask(&[false, true], 1)), 0);
+        assert_eq!(status(&mask(&[], 0)), 0);
+    }
+}
