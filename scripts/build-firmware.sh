@@ -14,8 +14,15 @@
 #   firmware/tests/*.c  -> bin/tests/NAME.elf   (picolibc + semihosting)
 #   firmware/tests/*.S  -> bin/tests/NAME.elf   (freestanding: no libc, no crt0)
 #   firmware/bench/*.c  -> bin/bench/NAME.elf   (picolibc + semihosting)
+#   firmware/mxp-tests/*.c -> bin/mxp-tests/NAME.elf (vbx SDK programs for the MXP)
 # To add a directory (an SDK's examples, apps, ...), add one `build_dir` line in
-# build_all() below, with any extra compiler flags it needs.
+# build_all() below, with any extra compiler flags it needs; arguments after a `--`
+# are link-only (libraries, after the program's object), e.g. "${SDK_FLAGS[@]}".
+#
+# The vbx SDK (firmware/sdk/lib/*.c) is built first into a static library in the
+# temporary object directory (never committed): `ar rcsD` (deterministic: no
+# timestamps, uids or modes), members in name order, so the ELFs linked with it are
+# the same in any checkout directory.
 #
 # Toolchain: Debian bookworm packages gcc-riscv64-unknown-elf (12.2.0),
 # binutils-riscv64-unknown-elf (2.40) and picolibc-riscv64-unknown-elf (1.8).
@@ -116,6 +123,11 @@ $log"
 build_one() {
     local src=$1 out=$2
     shift 2
+    # Split the extra arguments: compile+link flags, then (after `--`) link-only ones.
+    local -a extra=() libs=()
+    while [[ $# -gt 0 && $1 != -- ]]; do extra+=("$1"); shift; done
+    [[ $# -eq 0 ]] || { shift; libs=("$@"); }
+    set -- ${extra[@]+"${extra[@]}"}
     local -a flags
     case $src in
         *.c) flags=("${COMMON_FLAGS[@]}" "${LIBC_FLAGS[@]}") ;;
@@ -127,7 +139,7 @@ build_one() {
     # From $ROOT with a relative source path: part of reproducibility.
     (cd "$ROOT" &&
         "$CC" "${flags[@]}" "$@" -c "$src" -o "$obj" &&
-        "$CC" "${flags[@]}" "$@" "$obj" -o "$out") ||
+        "$CC" "${flags[@]}" "$@" "$obj" ${libs[@]+"${libs[@]}"} -o "$out") ||
         die "failed to build $src"
     rm -f "$obj"
 }
@@ -154,13 +166,38 @@ build_dir() {
     echo "built $n program(s): $dir -> $sub/"
 }
 
+# build_sdk_lib
+#   Compiles firmware/sdk/lib/*.c into $SDK_LIB, the vbx SDK runtime linked by every
+#   program that uses the SDK (build_dir ... "${SDK_FLAGS[@]}").
+build_sdk_lib() {
+    local dir=$OBJDIR/sdk src obj
+    local -a objs=()
+    mkdir -p "$dir"
+    shopt -s nullglob
+    for src in "$ROOT"/firmware/sdk/lib/*.c; do
+        obj=$dir/$(basename "${src%.c}").o
+        (cd "$ROOT" &&
+            "$CC" "${COMMON_FLAGS[@]}" "${LIBC_FLAGS[@]}" -Ifirmware/sdk/include \
+                -c "firmware/sdk/lib/$(basename "$src")" -o "$obj") ||
+            die "failed to build $src"
+        objs+=("$obj")
+    done
+    shopt -u nullglob
+    [[ ${#objs[@]} -gt 0 ]] || die "no sources in firmware/sdk/lib"
+    rm -f "$SDK_LIB"
+    (cd "$dir" && "${CROSS}ar" rcsD "$SDK_LIB" "${objs[@]##*/}") || die "failed to archive $SDK_LIB"
+    echo "built the vbx SDK library (${#objs[@]} objects)"
+}
+
 PROGRAMS=()   # "source|output" pairs, relative to $ROOT and $OUT
 
 build_all() {
     build_dir firmware/tests tests
     build_dir firmware/bench bench
+    build_sdk_lib
+    build_dir firmware/mxp-tests mxp-tests "${SDK_FLAGS[@]}"
     # Future directories, e.g.:
-    # build_dir firmware/apps apps -Ifirmware/sdk/include
+    # build_dir firmware/apps apps "${SDK_FLAGS[@]}"
 }
 
 # --- QEMU reference run ------------------------------------------------------
@@ -241,6 +278,9 @@ done
 check_toolchain
 OBJDIR=$(mktemp -d)
 trap 'rm -rf "$OBJDIR"' EXIT
+# The vbx SDK library, and the flags of a program directory that uses the SDK.
+SDK_LIB=$OBJDIR/sdk/libvbx.a
+SDK_FLAGS=(-Ifirmware/sdk/include -- "$SDK_LIB" -lm)
 
 if [[ $MODE == build || $MODE == qemu ]]; then
     mkdir -p "$OUT"

@@ -1,5 +1,6 @@
-//! Every firmware test program in `firmware/tests/` (and the benchmarks in `firmware/bench/`,
-//! which compute checksums over 10^8 instructions) runs under mxpsim and, as an independent
+//! Every firmware test program in `firmware/tests/` and `firmware/mxp-tests/` (the
+//! accelerator through the SDK work-alike), and the benchmarks in `firmware/bench/` (which
+//! compute checksums over 10^8 instructions), runs under mxpsim and, as an independent
 //! oracle for the CPU, under QEMU: both must print exactly the program's `.expected` output on
 //! standard output and exit with the status its header declares (`expect-exit: N`).
 //!
@@ -132,7 +133,7 @@ fn main() {
     let args = Arguments::from_args();
     let skip_qemu = std::env::var_os("MXPSIM_SKIP_QEMU").is_some_and(|v| v == "1");
     let mut trials = Vec::new();
-    let programs = discover("tests").into_iter().chain(discover("bench"));
+    let programs = discover("tests").into_iter().chain(discover("bench")).chain(discover("mxp-tests"));
     for p in programs.map(std::sync::Arc::new) {
         assert!(Path::new(&p.elf).exists(), "{} is missing: run scripts/build-firmware.sh", p.elf.display());
         let ignore_qemu = p.qemu_skip || skip_qemu;

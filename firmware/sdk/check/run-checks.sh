@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# CPU-only checks of the vbx SDK (no accelerator needed):
+#   1. firmware/sdk/include/vbx_modes.h is what gen_modes.py generates;
+#   2. compile.c (SDK-style code) compiles with -Wall -Wextra -Werror;
+#      encode.c, built with the SDK library sources and -DVBX_PORT_CAPTURE (instruction-port
+#      words and system-control reads go to the program), checks command encodings, the VS
+#      emulation, 2D DMA, the descriptor and the allocator; it runs under QEMU and, when
+#      built, under mxpsim ($MXPSIM, default target/debug/mxpsim).
+# (The programs of firmware/mxp-tests run on the real engine in `cargo test`.)
+# Usage: firmware/sdk/check/run-checks.sh      (scripts/test runs it)
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd -P)
+cd "$ROOT"
+CC=${CROSS:-riscv64-unknown-elf-}gcc
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+status=0
+
+python3 firmware/sdk/gen_modes.py >"$tmp/vbx_modes.h"
+if cmp -s "$tmp/vbx_modes.h" firmware/sdk/include/vbx_modes.h; then
+    echo "PASS vbx_modes.h is up to date"
+else
+    echo "FAIL vbx_modes.h differs from gen_modes.py output"; status=1
+fi
+
+FLAGS=(-march=rv32im -mabi=ilp32 -O2 -g -Wall -Wextra -Werror -Ifirmware/include -Ifirmware/sdk/include
+    --specs=picolibc.specs --oslib=semihost --crt0=semihost
+    -Wl,--defsym=__flash=0x80000000,--defsym=__flash_size=0x200000
+    -Wl,--defsym=__ram=0x80200000,--defsym=__ram_size=0x1e00000 -Wl,--defsym=__stack_size=0x10000
+    -DVBX_PORT_CAPTURE)
+if "$CC" "${FLAGS[@]}" -UVBX_PORT_CAPTURE -c firmware/sdk/check/compile.c -o "$tmp/compile.o"; then
+    echo "PASS compile.c (SDK-style code, template header first) builds warning-free"
+else
+    echo "FAIL compile.c"; status=1
+fi
+"$CC" "${FLAGS[@]}" firmware/sdk/check/encode.c firmware/sdk/lib/*.c -lm -o "$tmp/encode.elf"
+
+run() {  # run LABEL COMMAND...
+    local label=$1 out rc=0
+    shift
+    out=$("$@" </dev/null 2>&1) || rc=$?
+    echo "$out" | sed "s/^/  [$label] /"
+    if [[ $rc -eq 0 ]]; then echo "PASS encode.elf under $label"; else echo "FAIL encode.elf under $label (exit $rc)"; status=1; fi
+}
+if command -v qemu-system-riscv32 >/dev/null; then
+    run qemu timeout 60 qemu-system-riscv32 -machine virt -bios none -nographic -monitor none -serial none \
+        -chardev stdio,id=semihost -semihosting-config enable=on,target=native,chardev=semihost \
+        -kernel "$tmp/encode.elf"
+fi
+MXPSIM=${MXPSIM:-target/debug/mxpsim}
+if [[ -x $MXPSIM ]]; then
+    run mxpsim "$MXPSIM" run --max-insns 100000000 "$tmp/encode.elf"
+else
+    echo "FAIL $MXPSIM not built"; status=1
+fi
+exit $status
