@@ -4,23 +4,9 @@
 //! byte-identical repeat runs.
 
 use serde_json::Value;
-use std::path::PathBuf;
-use std::process::{Command, Output};
 
-fn firmware(name: &str) -> String {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    root.join("firmware/bin/tests").join(format!("{name}.elf")).to_str().unwrap().to_string()
-}
-
-fn temp(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("mxpsim-cache-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name).to_str().unwrap().to_string()
-}
-
-fn mxpsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mxpsim")).args(args).output().expect("mxpsim runs")
-}
+mod common;
+use common::{firmware, mxpsim, temp};
 
 /// Runs `mxpsim run --stats-json` with extra arguments and returns the statistics.
 fn stats(program: &str, extra: &[&str]) -> Value {

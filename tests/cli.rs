@@ -1,24 +1,8 @@
 //! The command line's contract: bad input of every kind gets one clear error line and its own
 //! exit status, never a panic; runs are deterministic; the trace has the documented format.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn firmware(name: &str) -> PathBuf {
-    root().join("firmware/bin/tests").join(format!("{name}.elf"))
-}
-
-fn mxpsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mxpsim")).args(args).output().expect("mxpsim runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{firmware, mxpsim, stderr, temp};
 
 /// Runs `mxpsim run FILE` and checks the status and that the one error line says `message`.
 fn assert_fails(args: &[&str], status: i32, message: &str) {
@@ -31,23 +15,17 @@ fn assert_fails(args: &[&str], status: i32, message: &str) {
 }
 
 /// Writes `bytes` to a fresh file in the test's temporary directory.
-fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mxpsim-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+fn temp_file(name: &str, bytes: &[u8]) -> String {
+    let path = temp(name);
     std::fs::write(&path, bytes).unwrap();
     path
 }
 
 /// hello.elf with some header bytes changed.
-fn patched_hello(name: &str, patch: impl FnOnce(&mut Vec<u8>)) -> PathBuf {
+fn patched_hello(name: &str, patch: impl FnOnce(&mut Vec<u8>)) -> String {
     let mut bytes = std::fs::read(firmware("hello")).unwrap();
     patch(&mut bytes);
     temp_file(name, &bytes)
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 #[test]
@@ -58,40 +36,40 @@ fn missing_file() {
 #[test]
 fn not_an_elf_file() {
     let text = temp_file("text.elf", b"just some text\n");
-    assert_fails(&["run", s(&text)], 102, "not an ELF file");
+    assert_fails(&["run", &text], 102, "not an ELF file");
     let empty = temp_file("empty.elf", b"");
-    assert_fails(&["run", s(&empty)], 102, "not an ELF file");
+    assert_fails(&["run", &empty], 102, "not an ELF file");
 }
 
 #[test]
 fn truncated_elf_file() {
     let bytes = std::fs::read(firmware("hello")).unwrap();
     let cut = temp_file("truncated.elf", &bytes[..40]);
-    assert_fails(&["run", s(&cut)], 102, "malformed ELF file");
+    assert_fails(&["run", &cut], 102, "malformed ELF file");
 }
 
 #[test]
 fn elf64_file() {
     let f = patched_hello("elf64.elf", |b| b[4] = 2);
-    assert_fails(&["run", s(&f)], 103, "64-bit ELF file");
+    assert_fails(&["run", &f], 103, "64-bit ELF file");
 }
 
 #[test]
 fn big_endian_file() {
     let f = patched_hello("be.elf", |b| b[5] = 2);
-    assert_fails(&["run", s(&f)], 104, "big-endian ELF file");
+    assert_fails(&["run", &f], 104, "big-endian ELF file");
 }
 
 #[test]
 fn foreign_machine() {
     let f = patched_hello("arm.elf", |b| b[18..20].copy_from_slice(&40u16.to_le_bytes()));
-    assert_fails(&["run", s(&f)], 105, "ELF file for ARM, not RISC-V");
+    assert_fails(&["run", &f], 105, "ELF file for ARM, not RISC-V");
 }
 
 #[test]
 fn compressed_instructions_are_refused_up_front() {
     let f = patched_hello("rvc.elf", |b| b[36] |= 1); // e_flags: EF_RISCV_RVC
-    assert_fails(&["run", s(&f)], 105, "the C extension");
+    assert_fails(&["run", &f], 105, "the C extension");
 }
 
 #[test]
@@ -106,18 +84,18 @@ fn no_loadable_segment() {
             }
         }
     });
-    assert_fails(&["run", s(&f)], 106, "no loadable (PT_LOAD) segment");
+    assert_fails(&["run", &f], 106, "no loadable (PT_LOAD) segment");
 }
 
 #[test]
 fn image_outside_memory() {
     // The firmware's data and stack live above 2 MiB into DRAM.
-    assert_fails(&["run", "--dram-size", "1M", s(&firmware("hello"))], 107, "lies outside memory");
+    assert_fails(&["run", "--dram-size", "1M", &firmware("hello")], 107, "lies outside memory");
 }
 
 #[test]
 fn invalid_configuration() {
-    assert_fails(&["run", "--dram-size", "1000", s(&firmware("hello"))], 110, "dram_size");
+    assert_fails(&["run", "--dram-size", "1000", &firmware("hello")], 110, "dram_size");
 }
 
 #[test]
@@ -125,20 +103,20 @@ fn bad_command_line() {
     let o = mxpsim(&["run"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("FIRMWARE"));
-    let o = mxpsim(&["run", "--dram-size", "lots", s(&firmware("hello"))]);
+    let o = mxpsim(&["run", "--dram-size", "lots", &firmware("hello")]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("not a size"));
 }
 
 #[test]
 fn runaway_firmware_hits_the_instruction_limit() {
-    assert_fails(&["run", "--max-insns", "1000", s(&firmware("hello"))], 120, "instruction limit reached: 1000");
+    assert_fails(&["run", "--max-insns", "1000", &firmware("hello")], 120, "instruction limit reached: 1000");
 }
 
 #[test]
 fn trap_without_a_handler_names_the_faulting_instruction() {
     assert_fails(
-        &["run", s(&firmware("no_trap_handler"))],
+        &["run", &firmware("no_trap_handler")],
         121,
         "unhandled trap: illegal instruction (mcause 2, instruction 0x00000000) at 0x80000004 <_start+0x4>",
     );
@@ -146,7 +124,7 @@ fn trap_without_a_handler_names_the_faulting_instruction() {
 
 #[test]
 fn failing_riscv_test_reports_its_number() {
-    let o = mxpsim(&["run", s(&firmware("tohost_fail"))]);
+    let o = mxpsim(&["run", &firmware("tohost_fail")]);
     assert_eq!(o.status.code(), Some(3));
     assert!(stderr(&o).contains("test 3 failed"));
 }
@@ -167,7 +145,7 @@ fn help_explains_the_commands() {
 #[test]
 fn trace_lists_every_retired_instruction() {
     let trace = temp_file("hello.trace", b"");
-    let o = mxpsim(&["run", "--stats", "--trace", s(&trace), s(&firmware("hello"))]);
+    let o = mxpsim(&["run", "--stats", "--trace", &trace, &firmware("hello")]);
     assert_eq!(o.status.code(), Some(0));
     let text = std::fs::read_to_string(&trace).unwrap();
     // picolibc's _start: sp, then gp.
@@ -184,8 +162,8 @@ fn trace_lists_every_retired_instruction() {
 
 #[test]
 fn runs_are_byte_identical() {
-    let run = |trace: &Path| {
-        let o = mxpsim(&["run", "--stats", "--trace", s(trace), s(&firmware("printf_int"))]);
+    let run = |trace: &str| {
+        let o = mxpsim(&["run", "--stats", "--trace", trace, &firmware("printf_int")]);
         (o.stdout, o.stderr, std::fs::read(trace).unwrap())
     };
     let a = run(&temp_file("a.trace", b""));

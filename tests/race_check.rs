@@ -2,26 +2,9 @@
 //! `cache_coherence.c` mixes uncached and cached accesses to the same lines on purpose.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
-fn firmware(name: &str) -> String {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    root.join("firmware/bin/tests").join(format!("{name}.elf")).to_str().unwrap().to_string()
-}
-
-fn temp(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("mxpsim-race-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name).to_str().unwrap().to_string()
-}
-
-fn mxpsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mxpsim")).args(args).output().expect("mxpsim runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{elf, firmware, mxpsim, stderr, temp};
 
 #[test]
 fn cpu_only_firmware_has_no_cpu_accelerator_races() {
@@ -107,14 +90,17 @@ fn accelerator_programs_race_only_where_padding_and_line_size_disagree() {
         .collect();
     names.sort();
     for name in names {
-        let elf = root.join(format!("{name}.elf")).to_str().unwrap().to_string();
+        let elf = elf("mxp-tests", &name);
         let o = mxpsim(&["--race-check", &elf]);
         let err = stderr(&o);
         if name == "vec_add" {
             assert_eq!(o.status.code(), Some(66), "{err}");
             assert!(err.contains("race check: 1 distinct race"), "{err}");
             assert!(err.contains("DMA write of DRAM from the scratchpad (vbx_dma_to_host)"), "{err}");
-            assert!(err.contains("fill of line 0x802007c0 from memory, for the load at") && err.contains("<free+"), "{err}");
+            assert!(
+                err.contains("fill of line 0x802007c0 from memory, for the load at") && err.contains("<free+"),
+                "{err}"
+            );
             let o = mxpsim(&["--race-check", "--cache", "line=16", &elf]);
             assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         } else {

@@ -12,9 +12,9 @@
 //! *blocking* ([`Axi::transfer`]): the caller learns when its data arrives. Time is driven
 //! by the callers' `now`, which never goes back.
 
+use crate::invalid::InvalidField;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
-use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -35,31 +35,13 @@ impl Default for AxiConfig {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InvalidAxi {
-    pub field: &'static str,
-    pub reason: String,
-}
-
-impl fmt::Display for InvalidAxi {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "axi.{}: {}", self.field, self.reason)
-    }
-}
-
 impl AxiConfig {
-    pub fn validate(&self) -> Result<(), InvalidAxi> {
+    pub fn validate(&self) -> Result<(), InvalidField> {
         if !self.data_width.is_power_of_two() || self.data_width > 64 {
-            return Err(InvalidAxi {
-                field: "data_width",
-                reason: format!("{} is not a power of two from 1 to 64", self.data_width),
-            });
+            return InvalidField::err("data_width", format!("{} is not a power of two from 1 to 64", self.data_width));
         }
         if !(1..=256).contains(&self.max_burst) {
-            return Err(InvalidAxi {
-                field: "max_burst",
-                reason: format!("{} is not from 1 to 256 beats", self.max_burst),
-            });
+            return InvalidField::err("max_burst", format!("{} is not from 1 to 256 beats", self.max_burst));
         }
         Ok(())
     }

@@ -19,12 +19,12 @@ use crate::cache::config::CacheConfig;
 use crate::cache::{Cache, Traffic};
 use crate::dram::Dram;
 use crate::events::EventSink;
+use crate::invalid::InvalidField;
 use crate::mxp::config::{MxpConfig, PORT_SIZE};
 use crate::mxp::engine::{Mxp, MxpError};
 use crate::write_buffer::WriteBuffer;
 use mxpsim_detector::event::{self, Event, Origin, Pos, Range, Scope, Space};
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// The system-control registers (offsets from the region's base; 32-bit accesses).
 pub mod sysctl {
@@ -72,18 +72,6 @@ impl Default for MemoryMap {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InvalidMap {
-    pub field: &'static str,
-    pub reason: String,
-}
-
-impl fmt::Display for InvalidMap {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "memory.{}: {}", self.field, self.reason)
-    }
-}
-
 impl MemoryMap {
     /// The regions as `(field, base, size)`.
     pub fn regions(&self) -> [(&'static str, u32, u32); 3] {
@@ -95,8 +83,8 @@ impl MemoryMap {
     }
 
     /// Checks the map, with the accelerator's regions, which must not overlap it either.
-    pub fn validate(&self, mxp: &MxpConfig) -> Result<(), InvalidMap> {
-        let err = |field, reason: String| Err(InvalidMap { field, reason });
+    pub fn validate(&self, mxp: &MxpConfig) -> Result<(), InvalidField> {
+        let err = InvalidField::err;
         if self.dram_size == 0 || self.dram_size % 4096 != 0 {
             return err("dram_size", format!("{:#x} is not a positive multiple of 4 KiB", self.dram_size));
         }

@@ -1,8 +1,8 @@
 //! The data cache's parameters and their validation.
 
+use crate::invalid::InvalidField;
 use mxpsim_detector::event::WriteBack;
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// Which way a miss evicts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,26 +73,14 @@ impl Default for CacheConfig {
 }
 
 /// An invalid value, naming the field.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InvalidCache {
-    pub field: &'static str,
-    pub reason: String,
-}
-
-impl fmt::Display for InvalidCache {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cache.{}: {}", self.field, self.reason)
-    }
-}
-
 impl CacheConfig {
     /// Number of sets.
     pub fn sets(&self) -> u32 {
         self.size / (self.line * self.ways)
     }
 
-    pub fn validate(&self) -> Result<(), InvalidCache> {
-        let err = |field, reason: String| Err(InvalidCache { field, reason });
+    pub fn validate(&self) -> Result<(), InvalidField> {
+        let err = InvalidField::err;
         if !self.line.is_power_of_two() || !(16..=256).contains(&self.line) {
             return err("line", format!("{} is not a power of two from 16 to 256", self.line));
         }
@@ -125,7 +113,7 @@ impl CacheConfig {
 mod tests {
     use super::*;
 
-    fn with(f: impl FnOnce(&mut CacheConfig)) -> Result<(), InvalidCache> {
+    fn with(f: impl FnOnce(&mut CacheConfig)) -> Result<(), InvalidField> {
         let mut c = CacheConfig::default();
         f(&mut c);
         c.validate()

@@ -1,7 +1,7 @@
 //! The accelerator's parameters and where it sits in the memory map.
 
+use crate::invalid::InvalidField;
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -48,21 +48,9 @@ impl Default for MxpConfig {
 /// The size of the instruction port's window.
 pub const PORT_SIZE: u32 = 0x100;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InvalidMxp {
-    pub field: &'static str,
-    pub reason: String,
-}
-
-impl fmt::Display for InvalidMxp {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "mxp.{}: {}", self.field, self.reason)
-    }
-}
-
 impl MxpConfig {
-    pub fn validate(&self) -> Result<(), InvalidMxp> {
-        let err = |field, reason: String| Err(InvalidMxp { field, reason });
+    pub fn validate(&self) -> Result<(), InvalidField> {
+        let err = InvalidField::err;
         let s = self.scratchpad_size;
         if !s.is_power_of_two() || !(4 << 10..=16 << 20).contains(&s) {
             return err("scratchpad_size", format!("{s:#x} is not a power of two from 4 KiB to 16 MiB"));
