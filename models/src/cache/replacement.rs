@@ -127,6 +127,10 @@ mod tests {
 
     const WAYS: u32 = 4;
 
+    fn slot(set: u32, way: u32, ways: u32) -> u32 {
+        set * ways + way
+    }
+
     fn all_valid(_: u32) -> bool {
         true
     }
@@ -141,11 +145,11 @@ mod tests {
     fn lru_evicts_the_least_recently_touched() {
         let mut r = Replacement::new(Policy::Lru, 2, WAYS, 0);
         for w in 0..WAYS {
-            r.fill(1 * WAYS + w);
+            r.fill(slot(1, w, WAYS));
         }
-        r.touch(1 * WAYS + 0);
+        r.touch(slot(1, 0, WAYS));
         assert_eq!(r.victim(1, WAYS, all_valid), 1);
-        r.touch(1 * WAYS + 1);
+        r.touch(slot(1, 1, WAYS));
         assert_eq!(r.victim(1, WAYS, all_valid), 2);
     }
 
@@ -153,11 +157,11 @@ mod tests {
     fn fifo_ignores_hits() {
         let mut r = Replacement::new(Policy::Fifo, 1, WAYS, 0);
         for w in 0..WAYS {
-            r.fill(0 * WAYS + w);
+            r.fill(slot(0, w, WAYS));
         }
-        r.touch(0 * WAYS + 0);
+        r.touch(slot(0, 0, WAYS));
         assert_eq!(r.victim(0, WAYS, all_valid), 0);
-        r.fill(0 * WAYS + 0);
+        r.fill(slot(0, 0, WAYS));
         assert_eq!(r.victim(0, WAYS, all_valid), 1);
     }
 
@@ -166,10 +170,10 @@ mod tests {
         let mut r = Replacement::new(Policy::Plru, 1, WAYS, 0);
         // Use 0, 1, 2, 3 in order: the tree then points at the half {0,1} and in it at 0.
         for w in 0..WAYS {
-            r.touch(0 * WAYS + w);
+            r.touch(slot(0, w, WAYS));
         }
         assert_eq!(r.victim(0, WAYS, all_valid), 0);
-        r.touch(0 * WAYS + 0);
+        r.touch(slot(0, 0, WAYS));
         // Root now points to {2,3}; inside it, 3 was used after 2.
         assert_eq!(r.victim(0, WAYS, all_valid), 2);
     }
@@ -179,10 +183,10 @@ mod tests {
         let ways = 128;
         let mut r = Replacement::new(Policy::Plru, 2, ways, 0);
         for w in 0..ways {
-            r.touch(1 * ways + w);
+            r.touch(slot(1, w, ways));
         }
         assert_eq!(r.victim(1, ways, all_valid), 0);
-        r.touch(1 * ways + 0);
+        r.touch(slot(1, 0, ways));
         assert_eq!(r.victim(1, ways, all_valid), 64);
     }
 

@@ -13,3 +13,7 @@ pub mod engine;
 pub mod regs;
 pub mod vector;
 
+#[cfg(test)]
+mod reference;
+#[cfg(test)]
+mod tests;
