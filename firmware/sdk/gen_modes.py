@@ -24,29 +24,22 @@ TYPES = [("VV", 0x00000), ("VE", 0x08000), ("SV", 0x10000), ("SE", 0x18000), ("V
 SIZE_CODE = {"B": 0, "H": 1, "W": 2}
 
 
-def size_spellings():
+def spellings(alphabet):
+    """Every one-, two- and three-letter spelling over `alphabet`, with the (D, A, B) letters
+    it stands for: one letter for all three, two for D then A and B, three for each."""
     for n in (1, 2, 3):
-        for letters in itertools.product("BHW", repeat=n):
+        for letters in itertools.product(alphabet, repeat=n):
             s = "".join(letters)
-            if n == 1:
-                yield s, (s, s, s)
-            elif n == 2:
-                yield s, (s[0], s[1], s[1])
-            else:
-                yield s, (s[0], s[1], s[2])
+            yield s, (s[0], s[min(1, n - 1)], s[n - 1])
+
+
+def size_spellings():
+    yield from spellings("BHW")
 
 
 def sign_spellings():
-    yield "", ("S", "S", "S")
-    for n in (1, 2, 3):
-        for letters in itertools.product("SU", repeat=n):
-            s = "".join(letters)
-            if n == 1:
-                yield s, (s, s, s)
-            elif n == 2:
-                yield s, (s[0], s[1], s[1])
-            else:
-                yield s, (s[0], s[1], s[2])
+    yield "", ("S", "S", "S")  # no sign letters: all signed
+    yield from spellings("SU")
 
 
 def bits(type_bits, sizes, signs):
