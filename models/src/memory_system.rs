@@ -235,11 +235,18 @@ impl<S: EventSink> MemorySystem<S> {
     }
 
     /// Reports a cached access, one event per line it touches.
+    #[inline(always)]
     fn emit_cached(&mut self, access: event::Access, addr: u32, len: u32, at: Access) {
         if !S::ENABLED {
             return;
         }
         let origin = Origin { pc: at.pc, cycle: at.now };
+        if within_line(addr, len, self.line) {
+            // Every aligned access: one event, no splitting.
+            self.cpu_pos += 1;
+            self.sink.emit(Event::Cached { access, range: Range::new(addr, len), origin });
+            return;
+        }
         for (start, part) in line_parts(addr, len, self.line) {
             self.cpu_pos += 1;
             self.sink.emit(Event::Cached { access, range: Range::new(start, part), origin });
