@@ -17,10 +17,19 @@ use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// What a program must print.
+enum Expected {
+    /// Exactly this (`NAME.expected`).
+    Stdout(Vec<u8>),
+    /// A line `Test passed!` (programs whose output has cycle counts: `output:
+    /// timing-dependent` in the header).
+    TestPassed,
+}
+
 struct Program {
     name: String,
     elf: PathBuf,
-    expected_stdout: Vec<u8>,
+    expected: Expected,
     expect_exit: i32,
     qemu_skip: bool,
     default_cache_only: bool,
@@ -48,7 +57,7 @@ fn discover(dir: &str) -> Vec<Program> {
     let bin = root().join("firmware/bin").join(dir);
     let dir = root().join("firmware").join(dir);
     let mut sources: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("firmware/tests exists")
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.expect("readable directory").path())
         .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("c" | "S")))
         .collect();
@@ -65,14 +74,19 @@ fn discover(dir: &str) -> Vec<Program> {
                 .unwrap()
                 .parse()
                 .unwrap_or_else(|e| panic!("{}: bad expect-exit: {e}", src.display()));
-            let expected_stdout = std::fs::read(src.with_extension("expected"))
-                .unwrap_or_else(|e| panic!("{}: no .expected file: {e}", src.display()));
+            let expected = match header_value(&text, "output: timing-dependent") {
+                Some(_) => Expected::TestPassed,
+                None => Expected::Stdout(
+                    std::fs::read(src.with_extension("expected"))
+                        .unwrap_or_else(|e| panic!("{}: no .expected file: {e}", src.display())),
+                ),
+            };
             Program {
                 elf: bin.join(format!("{name}.elf")),
                 qemu_skip: header_value(&text, "qemu: skip").is_some(),
                 default_cache_only: header_value(&text, "cache: default-only").is_some(),
                 name,
-                expected_stdout,
+                expected,
                 expect_exit,
             }
         })
@@ -83,12 +97,16 @@ fn discover(dir: &str) -> Vec<Program> {
 fn check(p: &Program, runner: &str, output: std::process::Output) -> Result<(), Failed> {
     let stdout = String::from_utf8_lossy(&output.stdout);
     let mut problems = Vec::new();
-    if output.stdout != p.expected_stdout {
-        problems.push(format!(
+    match &p.expected {
+        Expected::Stdout(expected) if output.stdout != *expected => problems.push(format!(
             "stdout differs from {}.expected\n--- expected\n{}\n--- got\n{stdout}",
             p.name,
-            String::from_utf8_lossy(&p.expected_stdout)
-        ));
+            String::from_utf8_lossy(expected)
+        )),
+        Expected::TestPassed if !stdout.lines().any(|l| l == "Test passed!") => {
+            problems.push(format!("no \"Test passed!\" line\n--- got\n{stdout}"))
+        }
+        _ => {}
     }
     if output.status.code() != Some(p.expect_exit) {
         problems.push(format!("exit status {:?}, expected {}", output.status.code(), p.expect_exit));
