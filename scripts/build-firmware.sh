@@ -15,6 +15,7 @@
 #   firmware/tests/*.S  -> bin/tests/NAME.elf   (freestanding: no libc, no crt0)
 #   firmware/bench/*.c  -> bin/bench/NAME.elf   (picolibc + semihosting)
 #   firmware/mxp-tests/*.c -> bin/mxp-tests/NAME.elf (vbx SDK programs for the MXP)
+#   firmware/apps/*.c  -> bin/apps/NAME.elf     (SDK benchmark ports; + firmware/apps/vbxware)
 # To add a directory (an SDK's examples, apps, ...), add one `build_dir` line in
 # build_all() below, with any extra compiler flags it needs; arguments after a `--`
 # are link-only (libraries, after the program's object), e.g. "${SDK_FLAGS[@]}".
@@ -22,7 +23,8 @@
 # The vbx SDK (firmware/sdk/lib/*.c) is built first into a static library in the
 # temporary object directory (never committed): `ar rcsD` (deterministic: no
 # timestamps, uids or modes), members in name order, so the ELFs linked with it are
-# the same in any checkout directory.
+# the same in any checkout directory. The vbxware ports (firmware/apps/vbxware/*.c)
+# are built the same way into a second library for firmware/apps.
 #
 # Toolchain: Debian bookworm packages gcc-riscv64-unknown-elf (12.2.0),
 # binutils-riscv64-unknown-elf (2.40) and picolibc-riscv64-unknown-elf (1.8).
@@ -166,27 +168,44 @@ build_dir() {
     echo "built $n program(s): $dir -> $sub/"
 }
 
-# build_sdk_lib
-#   Compiles firmware/sdk/lib/*.c into $SDK_LIB, the vbx SDK runtime linked by every
-#   program that uses the SDK (build_dir ... "${SDK_FLAGS[@]}").
-build_sdk_lib() {
-    local dir=$OBJDIR/sdk src obj
+# build_lib SRC_DIR LIB [extra compile flags...]
+#   Compiles SRC_DIR/*.c (relative to $ROOT) into the static library LIB, deterministically
+#   (`ar rcsD`, members in name order); the objects go to LIB's directory.
+build_lib() {
+    local srcdir=$1 lib=$2
+    shift 2
+    local dir src obj
+    dir=$(dirname "$lib")
     local -a objs=()
     mkdir -p "$dir"
     shopt -s nullglob
-    for src in "$ROOT"/firmware/sdk/lib/*.c; do
+    for src in "$ROOT/$srcdir"/*.c; do
         obj=$dir/$(basename "${src%.c}").o
         (cd "$ROOT" &&
-            "$CC" "${COMMON_FLAGS[@]}" "${LIBC_FLAGS[@]}" -Ifirmware/sdk/include \
-                -c "firmware/sdk/lib/$(basename "$src")" -o "$obj") ||
+            "$CC" "${COMMON_FLAGS[@]}" "${LIBC_FLAGS[@]}" "$@" \
+                -c "$srcdir/$(basename "$src")" -o "$obj") ||
             die "failed to build $src"
         objs+=("$obj")
     done
     shopt -u nullglob
-    [[ ${#objs[@]} -gt 0 ]] || die "no sources in firmware/sdk/lib"
-    rm -f "$SDK_LIB"
-    (cd "$dir" && "${CROSS}ar" rcsD "$SDK_LIB" "${objs[@]##*/}") || die "failed to archive $SDK_LIB"
-    echo "built the vbx SDK library (${#objs[@]} objects)"
+    [[ ${#objs[@]} -gt 0 ]] || die "no sources in $srcdir"
+    rm -f "$lib"
+    (cd "$dir" && "${CROSS}ar" rcsD "$lib" "${objs[@]##*/}") || die "failed to archive $lib"
+    echo "built $(basename "$lib") (${#objs[@]} objects)"
+}
+
+# build_sdk_lib
+#   Compiles firmware/sdk/lib/*.c into $SDK_LIB, the vbx SDK runtime linked by every
+#   program that uses the SDK (build_dir ... "${SDK_FLAGS[@]}").
+build_sdk_lib() {
+    build_lib firmware/sdk/lib "$SDK_LIB" -Ifirmware/sdk/include
+}
+
+# build_vbw_lib
+#   Compiles firmware/apps/vbxware/*.c (the C ports of the SDK's vbxware routines the
+#   apps call) into $VBW_LIB, linked before the SDK library by the apps (APP_FLAGS).
+build_vbw_lib() {
+    build_lib firmware/apps/vbxware "$VBW_LIB" -Ifirmware/sdk/include -Ifirmware/apps/vbxware
 }
 
 PROGRAMS=()   # "source|output" pairs, relative to $ROOT and $OUT
@@ -196,8 +215,8 @@ build_all() {
     build_dir firmware/bench bench
     build_sdk_lib
     build_dir firmware/mxp-tests mxp-tests "${SDK_FLAGS[@]}"
-    # Future directories, e.g.:
-    # build_dir firmware/apps apps "${SDK_FLAGS[@]}"
+    build_vbw_lib
+    build_dir firmware/apps apps "${APP_FLAGS[@]}"
 }
 
 # --- QEMU reference run ------------------------------------------------------
@@ -281,6 +300,9 @@ trap 'rm -rf "$OBJDIR"' EXIT
 # The vbx SDK library, and the flags of a program directory that uses the SDK.
 SDK_LIB=$OBJDIR/sdk/libvbx.a
 SDK_FLAGS=(-Ifirmware/sdk/include -- "$SDK_LIB" -lm)
+# The SDK benchmark ports in firmware/apps: the SDK plus the vbxware library.
+VBW_LIB=$OBJDIR/vbxware/libvbxware.a
+APP_FLAGS=(-Ifirmware/sdk/include -Ifirmware/apps/vbxware -- "$VBW_LIB" "$SDK_LIB" -lm)
 
 if [[ $MODE == build || $MODE == qemu ]]; then
     mkdir -p "$OUT"

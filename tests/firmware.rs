@@ -151,7 +151,8 @@ fn main() {
     let args = Arguments::from_args();
     let skip_qemu = std::env::var_os("MXPSIM_SKIP_QEMU").is_some_and(|v| v == "1");
     let mut trials = Vec::new();
-    let programs = discover("tests").into_iter().chain(discover("bench")).chain(discover("mxp-tests"));
+    let programs =
+        discover("tests").into_iter().chain(discover("bench")).chain(discover("mxp-tests")).chain(discover("apps"));
     for p in programs.map(std::sync::Arc::new) {
         assert!(Path::new(&p.elf).exists(), "{} is missing: run scripts/build-firmware.sh", p.elf.display());
         let ignore_qemu = p.qemu_skip || skip_qemu;

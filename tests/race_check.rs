@@ -156,3 +156,27 @@ fn verdicts_do_not_depend_on_cache_capacity_policy_or_timing() {
         }
     }
 }
+
+/// The paper's first race, in the port of the SDK's `vbw_vec_add`: with 64-byte lines the
+/// line holding the tail of the cached `scalar_out` also holds the head of the shared
+/// `vector_in1`; the CPU dirties it (zeroing `scalar_out`) and nothing orders its write-back
+/// with the DMA that reads `vector_in1`. The SDK's 16-byte padding hides it from 16- and
+/// 32-byte lines.
+#[test]
+fn vbw_vec_add_has_the_papers_race_with_64_byte_lines() {
+    let app = elf("apps", "vbw_vec_add_2021");
+    let o = mxpsim(&["--race-check", "--cache", "line=64", &app]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(66), "{err}");
+    assert!(err.contains("race check: 1 distinct race"), "{err}");
+    assert!(
+        err.contains("write-back of line") && err.contains("dirtied by the store at") && err.contains("<memset+"),
+        "{err}"
+    );
+    assert!(err.contains("DMA read of DRAM into the scratchpad (vbx_dma_to_vector)"), "{err}");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Test passed!"), "the race is latent in this run");
+    for line in ["line=32", "line=16"] {
+        let o = mxpsim(&["--race-check", "--cache", line, &app]);
+        assert_eq!(o.status.code(), Some(0), "{line}: {}", stderr(&o));
+    }
+}
