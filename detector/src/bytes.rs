@@ -73,17 +73,25 @@ impl LineMask {
     pub const EMPTY: LineMask = LineMask([0; WORDS]);
 
     /// The bytes of `part`, which must lie within the line at `line`.
+    #[inline]
     pub fn of(line: u32, part: Range) -> LineMask {
-        let first = (part.start - line) as usize;
-        let mut words = [0; WORDS];
-        for (i, word) in words.iter_mut().enumerate() {
-            let (lo, hi) = (first.max(64 * i), (first + part.len as usize).min(64 * (i + 1)));
-            if lo < hi {
-                let ones = if hi - lo == 64 { u64::MAX } else { (1 << (hi - lo)) - 1 };
-                *word = ones << (lo - 64 * i);
-            }
+        let first = part.start.wrapping_sub(line);
+        let end = first + part.len;
+        if end <= 64 {
+            // All in the first word (lines of up to 64 bytes always are). `first` < 64 unless
+            // the part is empty, and then the shift moves no ones.
+            let ones = if part.len >= 64 { u64::MAX } else { (1u64 << part.len) - 1 };
+            let mut words = [0; WORDS];
+            words[0] = ones.wrapping_shl(first);
+            return LineMask(words);
         }
-        LineMask(words)
+        // The bits below `n` of a word (all of them from 64 on); branch-free, as this is on
+        // every cached write under byte-granular write-back.
+        let below = |n: u32| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+        LineMask(std::array::from_fn(|i| {
+            let base = 64 * i as u32;
+            below(end.saturating_sub(base)) & !below(first.saturating_sub(base))
+        }))
     }
 
     /// Every byte of a line of `line_size` bytes.
@@ -154,6 +162,22 @@ mod tests {
         assert_eq!(split_by_line(Range::new(5, 0), 16).count(), 0);
         let top: Vec<_> = split_by_line(Range::new(0xffff_fff8, 8), 16).collect();
         assert_eq!(top, vec![(0xffff_fff0, Range::new(0xffff_fff8, 8))]);
+    }
+
+    #[test]
+    fn masks_of_every_part_of_a_line() {
+        for line_size in [16, 64, 128, 256] {
+            let line = 0x1000 * line_size;
+            for first in 0..line_size {
+                for len in 0..=line_size - first {
+                    let mut words = [0u64; WORDS];
+                    for bit in first..first + len {
+                        words[bit as usize / 64] |= 1 << (bit % 64);
+                    }
+                    assert_eq!(LineMask::of(line, Range::new(line + first, len)), LineMask(words), "{first} {len}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -65,21 +65,42 @@ impl RaceCheck {
         };
         self.landmarks.insert(self.pos, landmark);
     }
-}
 
-impl EventSink for RaceCheck {
-    fn emit(&mut self, event: Event) {
+    #[inline(never)] // Rare next to cached accesses.
+    fn emit_other(&mut self, event: Event) {
         if event.is_cpu_node() {
             self.pos += 1;
             self.note_landmark(&event);
         }
-        match self.detector.observe(&event) {
+        self.observe(&event);
+    }
+
+    #[inline]
+    fn observe(&mut self, event: &Event) {
+        match self.detector.observe(event) {
             Ok(found) => self.races += found,
-            Err(e) => {
-                tracing::error!("race detector: event stream error: {e}");
-                self.stream_errors += 1;
-                self.first_stream_error.get_or_insert(e);
-            }
+            Err(e) => self.stream_error(e),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn stream_error(&mut self, e: StreamError) {
+        tracing::error!("race detector: event stream error: {e}");
+        self.stream_errors += 1;
+        self.first_stream_error.get_or_insert(e);
+    }
+}
+
+impl EventSink for RaceCheck {
+    #[inline]
+    fn emit(&mut self, event: Event) {
+        // Cached accesses (nearly every event) are CPU nodes but no landmarks.
+        if let Event::Cached { .. } = event {
+            self.pos += 1;
+            self.observe(&event);
+        } else {
+            self.emit_other(event);
         }
     }
 

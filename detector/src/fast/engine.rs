@@ -95,15 +95,23 @@ pub(crate) struct Engine {
     last_clock: [[u64; 2]; 2],
     /// Arrived, not yet synced, in arrival order.
     unsynced: Vec<EngineNode>,
+    /// The position of the oldest pending request (0: none), kept up to date by
+    /// [`Engine::request`] and [`Engine::arrive`]: every cached access asks for it.
+    oldest: Pos,
 }
 
 impl Engine {
     pub fn request(&mut self, pos: Pos, request: Request, origin: Origin) {
         self.pending[Queue::of(request) as usize].push_back(PendingRequest { pos, request, origin });
+        // Requests come in CPU order: a pending older one stays the oldest.
+        if self.oldest == 0 {
+            self.oldest = pos;
+        }
     }
 
+    #[inline]
     pub fn oldest_pending(&self) -> Option<Pos> {
-        self.pending.iter().filter_map(|q| q.front().map(|r| r.pos)).min()
+        (self.oldest != 0).then_some(self.oldest)
     }
 
     pub fn unsynced(&self) -> &[EngineNode] {
@@ -182,6 +190,7 @@ impl Engine {
     pub fn arrive(&mut self, node: EngineNode) {
         let queue = node.queue as usize;
         self.pending[queue].pop_front();
+        self.oldest = self.pending.iter().filter_map(|q| q.front().map(|r| r.pos)).min().unwrap_or(0);
         self.next_seq[queue] = node.seq;
         self.last_clock[queue] = node.clock;
         self.unsynced.push(node);

@@ -68,19 +68,24 @@ impl LatestRead {
 }
 
 /// One line's state, laid out flat in two cache lines: the first holds what every access
-/// looks at, the second what only reports, pending windows and byte-granular write-back
-/// need. (Positions start at 1, so 0 means "none".)
+/// looks at, including the latest read (so that a read, pending request or not, and a write
+/// under whole-line write-back touch only it); the second what only reports and byte-granular
+/// write-back need. (Positions start at 1, so 0 means "none".)
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(64))]
 struct LineState {
-    /// Every dirty byte of the current dirty epoch.
-    dirty_mask: LineMask,
     /// The first write of the current dirty epoch (0: the line is clean).
     dirty_first: Pos,
     /// Last line-scope flush/inval.
     inval_at: Pos,
     /// The last whole-cache operation this state has been brought up to date with.
     caught_up: Pos,
+    /// The latest read, recorded only while a request is pending (only then can an engine
+    /// node still to come race with an `alloc` that is already over); 0: none.
+    read_pos: Pos,
+    read_valid_since: Pos,
+    read_cycle: u64,
+    read_pc: u32,
     /// The first write's bytes, as an offset and length within the line.
     first_offset: u16,
     first_len: u16,
@@ -88,19 +93,18 @@ struct LineState {
     /// lazily when a look finds none.
     flagged: bool,
 
+    /// Every dirty byte of the current dirty epoch.
+    dirty_mask: LineMask,
     /// The latest write of the current dirty epoch.
     dirty_latest: Pos,
-    /// The latest read, recorded only while a request is pending (only then can an engine
-    /// node still to come race with an `alloc` that is already over); 0: none.
-    read_pos: Pos,
-    read_valid_since: Pos,
     first_cycle: u64,
     latest_cycle: u64,
-    read_cycle: u64,
     first_pc: u32,
     latest_pc: u32,
-    read_pc: u32,
 }
+
+// Two cache lines, as documented above.
+const _: () = assert!(std::mem::size_of::<LineState>() == 128);
 
 impl LineState {
     fn dirty(&self, line: u32) -> Option<DirtyEpoch> {
@@ -129,6 +133,26 @@ impl LineState {
         self.read_valid_since = read.valid_since;
     }
 
+    /// Opens a dirty epoch with a write at `pos` of `part` (within `line`); returns the bytes
+    /// its `wb` writes.
+    #[inline(never)] // Once per epoch: keep it out of the per-access path.
+    fn start_dirty_epoch(&mut self, line: u32, part: Range, pos: Pos, origin: Origin, geometry: CacheGeometry) -> LineMask {
+        let (offset, len, written) = match geometry.write_back {
+            WriteBack::Line => (0, geometry.line_size, LineMask::full(geometry.line_size)),
+            WriteBack::DirtyBytes => (part.start - line, part.len, LineMask::of(line, part)),
+        };
+        self.dirty_first = pos;
+        self.first_pc = origin.pc;
+        self.first_cycle = origin.cycle;
+        self.first_offset = offset as u16;
+        self.first_len = len as u16;
+        self.dirty_mask = written;
+        self.dirty_latest = pos;
+        self.latest_pc = origin.pc;
+        self.latest_cycle = origin.cycle;
+        written
+    }
+
     fn clear_dirty(&mut self) {
         self.dirty_first = 0;
         self.dirty_mask = LineMask::EMPTY;
@@ -142,6 +166,8 @@ impl LineState {
 
     /// Ends the epochs that whole-cache operations have ended, archiving those that ended
     /// after `horizon` (they may still race with a pending request's engine node).
+    #[cold]
+    #[inline(never)]
     fn catch_up(&mut self, line: u32, whole: &WholeCacheOps, horizon: Pos, archive: &mut BTreeMap<u32, Vec<Archived>>) {
         self.caught_up = whole.last;
         let mut ended = Vec::new();
@@ -197,71 +223,111 @@ impl WholeCacheOps {
 }
 
 /// Line states in a sparse two-level table over the 32-bit address space: O(1) lookups with
-/// no hashing, and pages only where lines have been touched.
+/// no hashing, and pages only where lines have been touched. The states of all pages live in
+/// one vector (a page's lines contiguous, pages in the order they were created); the table
+/// maps a page number to where its lines start. The last page looked up is remembered, so an
+/// access near the previous one (the usual case) costs a compare and an index.
 #[derive(Clone, Debug)]
 struct LineTable {
     line_shift: u32,
-    directories: Vec<Option<Directory>>,
+    lines_per_page: usize,
+    /// Per 4 MiB of addresses, per 4 KiB page: 1 + the page's index in `states` divided by
+    /// `lines_per_page` (0: no page yet).
+    directories: Box<[Option<Directory>; DIRECTORIES]>,
+    states: Vec<LineState>,
     pages: usize,
+    /// The page number last looked up (`u32::MAX`, never a page number: none) and the index
+    /// of its first line in `states`.
+    memo_page: u32,
+    memo_base: usize,
 }
 
-/// The line states of 4 KiB of addresses.
-type Page = Box<[LineState]>;
-/// The pages of 4 MiB of addresses.
-type Directory = Box<[Option<Page>]>;
+/// The pages of 4 MiB of addresses (see [`LineTable::directories`]).
+type Directory = Box<[u32; PAGES_PER_DIRECTORY]>;
 
 const PAGE_BITS: u32 = 12;
 const DIRECTORY_BITS: u32 = 10;
+const PAGES_PER_DIRECTORY: usize = 1 << DIRECTORY_BITS;
 const DIRECTORIES: usize = 1 << (32 - PAGE_BITS - DIRECTORY_BITS);
 
 impl LineTable {
     fn new(line_size: u32) -> LineTable {
-        LineTable { line_shift: line_size.trailing_zeros(), directories: vec![None; DIRECTORIES], pages: 0 }
+        let line_shift = line_size.trailing_zeros();
+        let directories = vec![None; DIRECTORIES].into_boxed_slice().try_into().expect("DIRECTORIES entries");
+        LineTable {
+            line_shift,
+            lines_per_page: 1 << (PAGE_BITS - line_shift),
+            directories,
+            states: Vec::new(),
+            pages: 0,
+            memo_page: u32::MAX,
+            memo_base: 0,
+        }
     }
 
-    fn index(&self, line: u32) -> (usize, usize, usize) {
-        let page = line >> PAGE_BITS;
-        (
-            (page >> DIRECTORY_BITS) as usize,
-            (page & ((1 << DIRECTORY_BITS) - 1)) as usize,
-            ((line & ((1 << PAGE_BITS) - 1)) >> self.line_shift) as usize,
-        )
+    /// The index of `line` within its page.
+    #[inline]
+    fn offset(&self, line: u32) -> usize {
+        ((line & ((1 << PAGE_BITS) - 1)) >> self.line_shift) as usize
+    }
+
+    /// Where the lines of page `page` start in `states`, if it exists.
+    #[inline]
+    fn find_page(&self, page: u32) -> Option<usize> {
+        if page == self.memo_page {
+            return Some(self.memo_base);
+        }
+        let directory = self.directories[(page >> DIRECTORY_BITS) as usize].as_ref()?;
+        match directory[(page as usize) & (PAGES_PER_DIRECTORY - 1)] {
+            0 => None,
+            n => Some((n as usize - 1) * self.lines_per_page),
+        }
+    }
+
+    #[inline]
+    fn find(&self, line: u32) -> Option<usize> {
+        self.find_page(line >> PAGE_BITS).map(|base| base + self.offset(line))
     }
 
     #[inline]
     fn get(&self, line: u32) -> Option<&LineState> {
-        let (d, p, l) = self.index(line);
-        self.directories[d].as_ref()?[p].as_ref().map(|page| &page[l])
+        self.find(line).map(|i| &self.states[i])
     }
 
     #[inline]
     fn get_mut(&mut self, line: u32) -> Option<&mut LineState> {
-        let (d, p, l) = self.index(line);
-        self.directories[d].as_mut()?[p].as_mut().map(|page| &mut page[l])
+        self.find(line).map(|i| &mut self.states[i])
     }
 
     #[inline]
     fn get_or_insert(&mut self, line: u32) -> &mut LineState {
-        let (d, p, l) = self.index(line);
-        let lines_per_page = 1usize << (PAGE_BITS - self.line_shift);
-        let pages = &mut self.pages;
-        let directory = self.directories[d].get_or_insert_with(new_directory);
-        let page = directory[p].get_or_insert_with(|| {
-            *pages += 1;
-            new_page(lines_per_page)
-        });
-        &mut page[l]
+        let page = line >> PAGE_BITS;
+        if page != self.memo_page {
+            self.memo_base = match self.find_page(page) {
+                Some(base) => base,
+                None => self.insert_page(page),
+            };
+            self.memo_page = page;
+        }
+        let i = self.memo_base + self.offset(line);
+        &mut self.states[i]
+    }
+
+    /// Creates page `page` (which must not exist); returns where its lines start in `states`.
+    #[cold]
+    #[inline(never)]
+    fn insert_page(&mut self, page: u32) -> usize {
+        let directory = self.directories[(page >> DIRECTORY_BITS) as usize].get_or_insert_with(new_directory);
+        self.pages += 1;
+        directory[(page as usize) & (PAGES_PER_DIRECTORY - 1)] = u32::try_from(self.pages).expect("at most 2^20 pages");
+        self.states.resize(self.pages * self.lines_per_page, LineState::default());
+        (self.pages - 1) * self.lines_per_page
     }
 }
 
 #[cold]
 fn new_directory() -> Directory {
-    vec![None; 1 << DIRECTORY_BITS].into_boxed_slice()
-}
-
-#[cold]
-fn new_page(lines: usize) -> Page {
-    vec![LineState::default(); lines].into_boxed_slice()
+    Box::new([0; PAGES_PER_DIRECTORY])
 }
 
 /// What a cached access found on its line.
@@ -339,24 +405,12 @@ impl Lines {
     /// A cached write at `pos` of `part` (within `line`).
     #[inline]
     pub fn write(&mut self, line: u32, part: Range, pos: Pos, origin: Origin, horizon: Pos) -> LineLook {
-        let (full, write_back) = (self.full, self.geometry.write_back);
+        let geometry = self.geometry;
+        let write_back = geometry.write_back;
         let last_invalidating = self.whole.last_invalidating;
         let state = self.state(line, horizon);
         let newly_dirty = if state.dirty_first == 0 {
-            let (offset, len, written) = match write_back {
-                WriteBack::Line => (0, full_len(full), full),
-                WriteBack::DirtyBytes => (part.start - line, part.len, LineMask::of(line, part)),
-            };
-            state.dirty_first = pos;
-            state.first_pc = origin.pc;
-            state.first_cycle = origin.cycle;
-            state.first_offset = offset as u16;
-            state.first_len = len as u16;
-            state.dirty_mask = written;
-            state.dirty_latest = pos;
-            state.latest_pc = origin.pc;
-            state.latest_cycle = origin.cycle;
-            written
+            state.start_dirty_epoch(line, part, pos, origin, geometry)
         } else {
             match write_back {
                 // The first write's `wb` covers the line: later ones add nothing.
@@ -435,37 +489,39 @@ impl Lines {
     /// The cache nodes of `line` that an engine node requested at `request` (arriving now,
     /// so not yet synced) is concurrent with, each with the bytes it is reported for: every
     /// `wb` of an epoch that ended after the request (or has not ended), and if the engine
-    /// node writes, every `alloc` of a read after the request. Flags the line.
+    /// node writes, every `alloc` of a read after the request. Appends them to `out`; flags
+    /// the line.
     pub fn concurrent_with_engine(
         &mut self,
         line: u32,
         request: Pos,
         engine_writes: bool,
         horizon: Pos,
-    ) -> Vec<(RaceNode, LineMask)> {
+        out: &mut Vec<(RaceNode, LineMask)>,
+    ) {
         let full = self.full;
-        let state = *self.state(line, horizon);
-        self.flag(line);
-        let mut out = Vec::new();
-        let archived = self.archive.get(&line).map_or(&[][..], Vec::as_slice);
-        for entry in archived {
-            match entry {
-                Archived::Dirty { epoch, ended } if *ended > request => {
-                    out.extend(epoch.write_backs(line, Some(*ended)));
+        let state = self.state(line, horizon);
+        state.flagged = true;
+        let (dirty, read) = (state.dirty(line), state.read());
+        if let Some(archived) = self.archive.get(&line) {
+            for entry in archived {
+                match entry {
+                    Archived::Dirty { epoch, ended } if *ended > request => {
+                        out.extend(epoch.write_backs(line, Some(*ended)));
+                    }
+                    Archived::Read(read) if engine_writes && read.pos > request => {
+                        out.push((read.alloc(line), full));
+                    }
+                    _ => {}
                 }
-                Archived::Read(read) if engine_writes && read.pos > request => {
-                    out.push((read.alloc(line), full));
-                }
-                _ => {}
             }
         }
-        if let Some(epoch) = state.dirty(line) {
+        if let Some(epoch) = dirty {
             out.extend(epoch.write_backs(line, None));
         }
-        if let Some(read) = state.read().filter(|r| engine_writes && r.pos > request) {
+        if let Some(read) = read.filter(|r| engine_writes && r.pos > request) {
             out.push((read.alloc(line), full));
         }
-        out
     }
 
     /// The `wb` nodes of the line's current dirty epoch (for a CPU uncached access now).
@@ -475,9 +531,4 @@ impl Lines {
         }
         self.state(line, horizon).dirty(line).map_or_else(Vec::new, |epoch| epoch.write_backs(line, None))
     }
-}
-
-/// The number of bytes in a full-line mask.
-fn full_len(full: LineMask) -> u32 {
-    full.ranges(0).iter().map(|r| r.len).sum()
 }

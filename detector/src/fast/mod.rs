@@ -99,7 +99,7 @@ use crate::race::{Race, RaceNode};
 use cpu_log::{CpuLog, LoggedAccess};
 use dram::{DramIndex, DramNode};
 use engine::{Engine, EngineNode};
-use lines::Lines;
+use lines::{LineLook, Lines};
 
 /// How much the detector holds, for checking that it stays bounded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -146,8 +146,21 @@ impl FastDetector {
     }
 
     /// Takes one event. On a [`StreamError`] the event is ignored and the state unchanged.
-    #[inline]
+    #[inline(always)]
     pub fn observe(&mut self, event: &Event) -> Result<(), StreamError> {
+        // Cached accesses are nearly every event: their common case is inlined here, all else
+        // kept out of line.
+        if let Event::Cached { access, range, origin } = event {
+            self.now += 1;
+            self.cached(*access, *range, *origin);
+            Ok(())
+        } else {
+            self.observe_other(event)
+        }
+    }
+
+    #[inline(never)] // Rare next to cached accesses: keep it out of `observe`.
+    fn observe_other(&mut self, event: &Event) -> Result<(), StreamError> {
         match event {
             Event::CpuAccess { space, access, range, origin } => {
                 self.now += 1;
@@ -155,10 +168,7 @@ impl FastDetector {
             }
             Event::Cached { access, range, origin } => {
                 self.now += 1;
-                match access {
-                    Access::Read => self.cached_read(*range, *origin),
-                    Access::Write => self.cached_write(*range, *origin),
-                }
+                self.cached(*access, *range, *origin);
             }
             Event::CacheMaintenance { op, scope, .. } => {
                 self.now += 1;
@@ -204,11 +214,13 @@ impl FastDetector {
 
     /// The smallest pred any node still to come can have (the stale-line case aside, which
     /// the stale writers cover): the oldest pending request, or the next CPU node.
+    #[inline]
     fn horizon(&self) -> Pos {
         let next = self.now + 1;
         self.engine.oldest_pending().map_or(next, |q| q.min(next))
     }
 
+    #[inline]
     fn line_size(&self) -> u32 {
         self.config.geometry.line_size
     }
@@ -253,43 +265,81 @@ impl FastDetector {
         }
     }
 
-    fn cached_read(&mut self, range: Range, origin: Origin) {
-        let horizon = self.horizon();
-        for (line, _) in bytes::split_by_line(range, self.line_size()) {
-            let Some(look) = self.lines.read(line, self.now, origin, horizon) else {
-                continue;
-            };
-            if look.flagged {
-                let alloc = RaceNode {
-                    id: NodeId { kind: NodeKind::Alloc, pos: self.now, line: Some(line) },
-                    origin,
-                    pred: look.valid_since,
-                    succ: Some(self.now),
-                };
-                let valid_since = look.valid_since;
-                let whole = bytes::line_range(line, self.line_size());
-                self.check_against_dram(line, valid_since, alloc, &[whole], |n| {
-                    n.writes && n.node.succ.is_none_or(|s| s > valid_since)
-                });
+    /// A cached access at `self.now`.
+    #[inline]
+    fn cached(&mut self, access: Access, range: Range, origin: Origin) {
+        let line = range.start & !(self.line_size() - 1);
+        if range.len != 0 && range.len <= self.line_size() - (range.start - line) {
+            // Within one line (every aligned access): no splitting.
+            match access {
+                Access::Read => self.cached_read(line, origin),
+                Access::Write => self.cached_write(line, range, origin),
+            }
+        } else {
+            self.cached_across_lines(access, range, origin);
+        }
+    }
+
+    /// A cached access that is empty or spans lines: one access per line it touches (in
+    /// order, all at the same position).
+    #[inline(never)] // Rare next to accesses within a line.
+    fn cached_across_lines(&mut self, access: Access, range: Range, origin: Origin) {
+        for (line, part) in bytes::split_by_line(range, self.line_size()) {
+            match access {
+                Access::Read => self.cached_read(line, origin),
+                Access::Write => self.cached_write(line, part, origin),
             }
         }
     }
 
-    fn cached_write(&mut self, range: Range, origin: Origin) {
+    /// A cached read (at `self.now`) of bytes within `line`.
+    #[inline]
+    fn cached_read(&mut self, line: u32, origin: Origin) {
         let horizon = self.horizon();
-        for (line, part) in bytes::split_by_line(range, self.line_size()) {
-            let look = self.lines.write(line, part, self.now, origin, horizon);
-            if look.flagged && !look.newly_dirty.is_empty() {
-                let wb = RaceNode {
-                    id: NodeId { kind: NodeKind::WriteBack, pos: self.now, line: Some(line) },
-                    origin,
-                    pred: self.now,
-                    succ: None,
-                };
-                let new = look.newly_dirty.ranges(line);
-                self.check_against_dram(line, look.valid_since, wb, &new, |n| !n.synced());
+        if let Some(look) = self.lines.read(line, self.now, origin, horizon) {
+            if look.flagged {
+                self.check_alloc(line, look.valid_since, origin);
             }
         }
+    }
+
+    /// The `alloc` of a cached read of a flagged line against the DRAM nodes there.
+    #[inline(never)] // Rare next to cached accesses: keep it out of `observe`.
+    fn check_alloc(&mut self, line: u32, valid_since: Pos, origin: Origin) {
+        let alloc = RaceNode {
+            id: NodeId { kind: NodeKind::Alloc, pos: self.now, line: Some(line) },
+            origin,
+            pred: valid_since,
+            succ: Some(self.now),
+        };
+        let whole = bytes::line_range(line, self.line_size());
+        self.check_against_dram(line, valid_since, alloc, &[whole], |n| {
+            n.writes && n.node.succ.is_none_or(|s| s > valid_since)
+        });
+    }
+
+    /// A cached write (at `self.now`) of `part`, within `line`.
+    #[inline]
+    fn cached_write(&mut self, line: u32, part: Range, origin: Origin) {
+        let horizon = self.horizon();
+        let look = self.lines.write(line, part, self.now, origin, horizon);
+        if look.flagged && !look.newly_dirty.is_empty() {
+            self.check_write_back(line, look, origin);
+        }
+    }
+
+    /// The `wb` of a cached write to a flagged line (on the bytes it dirtied first) against
+    /// the DRAM nodes there.
+    #[inline(never)] // Rare next to cached accesses: keep it out of `observe`.
+    fn check_write_back(&mut self, line: u32, look: LineLook, origin: Origin) {
+        let wb = RaceNode {
+            id: NodeId { kind: NodeKind::WriteBack, pos: self.now, line: Some(line) },
+            origin,
+            pred: self.now,
+            succ: None,
+        };
+        let new = look.newly_dirty.ranges(line);
+        self.check_against_dram(line, look.valid_since, wb, &new, |n| !n.synced());
     }
 
     /// Reports `cache_node` (of `line`, touching `bytes`) against the DRAM nodes there for
@@ -363,8 +413,10 @@ impl FastDetector {
         }));
         let host = node.host_ranges();
         let writes = node.writes_dram();
+        let mut cache_nodes = Vec::new();
         for (line, touched) in masks_by_line(&host, self.line_size()) {
-            for (cache_node, mask) in self.lines.concurrent_with_engine(line, request, writes, horizon) {
+            self.lines.concurrent_with_engine(line, request, writes, horizon, &mut cache_nodes);
+            for (cache_node, mask) in cache_nodes.drain(..) {
                 found.push((cache_node, Space::Dram, mask.intersection(touched).ranges(line)));
             }
         }
@@ -397,7 +449,8 @@ impl FastDetector {
 
 /// The lines `ranges` (sorted, disjoint) touch, in order, each with the bytes touched.
 fn masks_by_line(ranges: &[Range], line_size: u32) -> Vec<(u32, LineMask)> {
-    let mut out: Vec<(u32, LineMask)> = Vec::new();
+    let lines = ranges.iter().map(|r| (r.len / line_size) as usize + 2).sum();
+    let mut out: Vec<(u32, LineMask)> = Vec::with_capacity(lines);
     for &range in ranges {
         for (line, part) in bytes::split_by_line(range, line_size) {
             let mask = LineMask::of(line, part);
