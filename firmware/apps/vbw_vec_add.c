@@ -4,7 +4,8 @@
  * size / 4 elements on the CPU and on the MXP (vbxware vbw_vec_add_byte) and compares.
  * Faithful to that release: both inputs are seeded 1 (identical arrays) and the second
  * DMA-in fetches vector_in1 again (vector_in2 is written but never read by the MXP); the
- * identical inputs hide that, so the test passes. vbw_vec_add_2021.c is the fixed version.
+ * identical inputs hide that, so the test passes. vbw_vec_add_2021.c is the fixed version:
+ * it defines VBW_VEC_ADD_2021 and includes this file.
  *
  * Race-relevant skeleton (sdk-programs.md section 2.1): three cached buffers (malloc), then
  * three shared ones (vbx_shared_malloc) from the same heap; scalar_out (cached) is zeroed
@@ -22,11 +23,18 @@
 #include "vbw_exit_codes.h"
 #include "vbw_vec_add.h"
 
-VBXCOPYRIGHT(test_vec_add)
-
-/* Seeds of the two inputs: equal in the 2018 release. */
+/* Seeds of the two inputs (equal in the 2018 release) and the source of the second DMA-in
+ * (vector_in1 again, as released in 2018). */
 #define SEED_IN1 1
+#ifdef VBW_VEC_ADD_2021
+VBXCOPYRIGHT(test_vec_add_2021)
+#define SEED_IN2 2
+#define SECOND_DMA_SOURCE vector_in2
+#else
+VBXCOPYRIGHT(test_vec_add)
 #define SEED_IN2 1
+#define SECOND_DMA_SOURCE vector_in1
+#endif
 
 /* The scalar reference: out[i] = in1[i] + in2[i], wrapping to 8 bits. */
 static void scalar_vec_add_byte(int8_t *out, int8_t *in1, int8_t *in2, int n)
@@ -116,9 +124,8 @@ int main(void)
 
     double scalar_time = test_scalar(scalar_out, scalar_in1, scalar_in2, N);
 
-    /* As released in 2018: the second transfer fetches vector_in1, not vector_in2. */
     vbx_dma_to_vector(v_in1, vector_in1, N * sizeof(int8_t));
-    vbx_dma_to_vector(v_in2, vector_in1, N * sizeof(int8_t));
+    vbx_dma_to_vector(v_in2, SECOND_DMA_SOURCE, N * sizeof(int8_t));
     test_vector(v_out, v_in1, v_in2, vector_out, N, scalar_time);
 
     int errors = test_verify_array_byte(scalar_out, vector_out, N);
