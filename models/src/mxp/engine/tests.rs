@@ -22,8 +22,13 @@ struct Rig {
 
 impl Rig {
     fn new(mxp: MxpConfig) -> Rig {
+        Rig::with_latency(mxp, 10)
+    }
+
+    /// A rig whose AXI reads and writes take `latency` cycles before their beats.
+    fn with_latency(mxp: MxpConfig, latency: u32) -> Rig {
         let map = MemoryMap { dram_size: 0x10_0000, ..MemoryMap::default() };
-        let axi = AxiConfig { read_latency: 10, write_latency: 10, data_width: 4, max_burst: 16 };
+        let axi = AxiConfig { read_latency: latency, write_latency: latency, data_width: 4, max_burst: 16 };
         let cache = CacheConfig::default();
         Rig { m: MemorySystem::new(map, &cache, axi, &mxp, 100_000_000, Vec::new()), now: 0 }
     }
@@ -282,12 +287,7 @@ fn work_the_interlocks_do_not_order_overtakes() {
 #[test]
 fn dma_time_grows_with_bytes_and_latency() {
     let sync_stall = |bytes: u32, latency: u32| {
-        let mut r = Rig::new(MxpConfig::default());
-        r.m = {
-            let map = MemoryMap { dram_size: 0x10_0000, ..MemoryMap::default() };
-            let axi = AxiConfig { read_latency: latency, write_latency: latency, data_width: 4, max_burst: 16 };
-            MemorySystem::new(map, &CacheConfig::default(), axi, &MxpConfig::default(), 100_000_000, Vec::new())
-        };
+        let mut r = Rig::with_latency(MxpConfig::default(), latency);
         r.command(&dma_to_vector(SP, DRAM, bytes));
         r.sync()
     };
