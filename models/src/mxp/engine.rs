@@ -335,6 +335,8 @@ impl Mxp {
         ext_inc: i32,
         dram: &Dram,
     ) -> Result<Vec<DmaRow>, String> {
+        // A transfer of zero bytes is a no-op (spec §4.1): no rows, whatever the addresses.
+        let rows = if len == 0 { 0 } else { rows };
         (0..rows)
             .map(|r| {
                 let ext = ext.wrapping_add((ext_inc as u32).wrapping_mul(r));
@@ -342,7 +344,7 @@ impl Mxp {
                 let sp = self.scratchpad_offset(sp_addr, len as u64).ok_or_else(|| {
                     format!("DMA row {r}: scratchpad range {sp_addr:#010x} + {len} bytes is outside the scratchpad")
                 })?;
-                if len > 0 && !dram.contains(ext, len) {
+                if !dram.contains(ext, len) {
                     return Err(format!(
                         "DMA row {r}: host address {ext:#010x} + {len} bytes is not in DRAM (DMA uses physical DRAM \
                          addresses: pass uncached-alias pointers through VBX_DMA_ADDR)"
