@@ -375,3 +375,26 @@ fn observer_sees_register_writes_and_traps() {
         ]
     );
 }
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        /// Any words as a program, any register contents: the hart executes, traps or stops
+        /// at a trap loop, and never panics.
+        #[test]
+        fn any_program_runs_without_panicking(
+            program in prop::collection::vec(any::<u32>(), 1..64),
+            regs in prop::collection::vec(any::<u32>(), 32),
+        ) {
+            let (mut hart, mut bus) = machine(&program);
+            for (r, v) in regs.iter().enumerate().skip(1) {
+                hart.x[r] = *v;
+            }
+            hart.csr.write(0x305, BASE, 0).unwrap();
+            let _ = hart.run(&mut bus, &mut (), 500);
+        }
+    }
+}
