@@ -212,6 +212,26 @@ mod tests {
         assert!(matches!(parse(&truncated[..60]), Err(ElfError::Malformed(_))));
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(5000))]
+        /// Any corruption of an executable's headers (or of what follows them) is an error
+        /// or a loadable image, never a panic.
+        #[test]
+        fn corrupted_files_never_panic(
+            edits in proptest::collection::vec((0usize..120, proptest::prelude::any::<u8>()), 1..12),
+            cut in 0usize..130,
+        ) {
+            let mut bytes = elf32(EM_RISCV, ET_EXEC, 0, true);
+            for (at, value) in edits {
+                if at < bytes.len() {
+                    bytes[at] = value;
+                }
+            }
+            bytes.truncate(cut.max(4));
+            let _ = parse(&bytes);
+        }
+    }
+
     #[test]
     fn distinct_failures_have_distinct_exit_codes() {
         let errors = [
