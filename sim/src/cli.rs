@@ -56,6 +56,9 @@ enum Command {
     Run(RunArgs),
     /// Run the race detector on an event trace recorded with `run --record-trace`.
     Detect(DetectArgs),
+    /// Run firmware over a grid of cache configurations, race checker on, in parallel, and
+    /// tabulate cycles, miss rate, write-backs and races side by side.
+    Sweep(SweepArgs),
     /// Show the machine configuration that `run` would use.
     Config(ConfigArgs),
 }
@@ -182,6 +185,48 @@ enum ReportFormat {
 }
 
 #[derive(Args)]
+struct SweepArgs {
+    /// Firmware ELF files.
+    #[arg(required = true)]
+    programs: Vec<PathBuf>,
+
+    /// Line sizes, e.g. --line 16,32,64.
+    #[arg(long, value_delimiter = ',')]
+    line: Vec<String>,
+    /// Write-back granularities: line, byte.
+    #[arg(long, value_delimiter = ',')]
+    wb: Vec<String>,
+    /// Cache sizes, e.g. 4K,16K.
+    #[arg(long, value_delimiter = ',')]
+    size: Vec<String>,
+    /// Associativities (numbers or full).
+    #[arg(long, value_delimiter = ',')]
+    ways: Vec<String>,
+    /// Replacement policies: lru, fifo, plru, random.
+    #[arg(long, value_delimiter = ',')]
+    policy: Vec<String>,
+    /// Write policies: back, through.
+    #[arg(long, value_delimiter = ',')]
+    write: Vec<String>,
+
+    /// Stop each run after N instructions.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
+    max_insns: u64,
+
+    /// Also write the table as CSV to FILE.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+
+    /// Also write the table as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+
+    /// The base machine (the grid varies its cache).
+    #[command(flatten)]
+    machine: MachineArgs,
+}
+
+#[derive(Args)]
 struct DetectArgs {
     /// The trace, as written by `mxpsim run --record-trace`.
     trace: PathBuf,
@@ -201,6 +246,10 @@ pub fn main() -> ExitCode {
     init_logging(cli.verbose);
     let status = match cli.command {
         Command::Run(args) => run(args),
+        Command::Sweep(args) => match sweep(&args) {
+            Ok(status) => status,
+            Err(Fatal(failure, message)) => fail(failure, message),
+        },
         Command::Detect(args) => match detect(&args) {
             Ok(status) => status,
             Err(Fatal(failure, message)) => fail(failure, message),
@@ -314,6 +363,31 @@ fn report_races(args: &ReportArgs, findings: &Findings, source: &SourceMap, stat
 
 /// Exit status of a run that found races (as ThreadSanitizer's).
 const RACES_FOUND: u8 = 66;
+
+fn sweep(args: &SweepArgs) -> Result<u8, Fatal> {
+    let base = args.machine.machine().map_err(|e| Fatal(Failure::InvalidConfig, e))?;
+    let axes = [
+        ("line", args.line.clone()),
+        ("wb", args.wb.clone()),
+        ("size", args.size.clone()),
+        ("ways", args.ways.clone()),
+        ("policy", args.policy.clone()),
+        ("write", args.write.clone()),
+    ];
+    let variants = crate::sweep::grid(&base, &axes).map_err(|e| Fatal(Failure::InvalidConfig, e))?;
+    let progress = io::stderr().is_terminal();
+    let rows = crate::sweep::sweep(&args.programs, &variants, args.max_insns, progress)
+        .map_err(|(path, e)| Fatal(e.failure(), format!("{}: {e}", path.display())))?;
+    print!("{}", crate::sweep::table(&rows));
+    if let Some(path) = &args.csv {
+        std::fs::write(path, crate::sweep::csv(&rows)).map_err(io_error(path))?;
+    }
+    if let Some(path) = &args.json {
+        let json = serde_json::to_string_pretty(&rows).expect("plain data") + "\n";
+        std::fs::write(path, json).map_err(io_error(path))?;
+    }
+    Ok(0)
+}
 
 fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
     let file =

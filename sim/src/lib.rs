@@ -11,5 +11,6 @@ pub mod race_check;
 pub mod race_report;
 pub mod semihost;
 pub mod source_map;
+pub mod sweep;
 pub mod symbols;
 pub mod trace;

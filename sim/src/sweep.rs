@@ -1,0 +1,208 @@
+//! `mxpsim sweep`: the same firmware over a grid of cache configurations, in parallel (one
+//! simulation per core), with the race checker on: cycles, cache behaviour and race verdicts
+//! side by side, in one deterministic table (or CSV / JSON).
+
+use crate::config::MachineConfig;
+use crate::elf::{self, ElfError};
+use crate::machine::{Machine, Outcome};
+use crate::race_check::RaceCheck;
+use crate::semihost::Semihost;
+use mxpsim_detector::node::NodeKind;
+use mxpsim_detector::Config as DetectorConfig;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+/// One cell of the grid: a program under one configuration.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    pub program: String,
+    /// The `--cache` spelling of the configuration.
+    pub cache: String,
+    /// The firmware's exit status, or what stopped it.
+    pub status: String,
+    pub instructions: u64,
+    pub cycles: u64,
+    pub miss_rate: f64,
+    pub writebacks: u64,
+    pub races: usize,
+    /// Kinds of each distinct race, e.g. `wb/dma_r`, joined by spaces.
+    pub signature: String,
+}
+
+/// A cache configuration of the grid: its `--cache` spelling and the machine it gives.
+pub struct Variant {
+    pub spec: String,
+    pub config: MachineConfig,
+}
+
+/// The grid: every combination of the given values (each list non-empty), applied to `base`
+/// in the order line, wb, size, ways, policy, write.
+pub fn grid(base: &MachineConfig, axes: &[(&str, Vec<String>)]) -> Result<Vec<Variant>, String> {
+    let mut variants = vec![Variant { spec: String::new(), config: base.clone() }];
+    for (key, values) in axes.iter().filter(|(_, v)| !v.is_empty()) {
+        let mut next = Vec::new();
+        for v in &variants {
+            for value in values {
+                let item = format!("{key}={value}");
+                let mut config = v.config.clone();
+                config.apply_cache_overrides(&item).map_err(|e| e.to_string())?;
+                config.validate().map_err(|e| format!("{item}: {e}"))?;
+                let spec = if v.spec.is_empty() { item } else { format!("{},{item}", v.spec) };
+                next.push(Variant { spec, config });
+            }
+        }
+        variants = next;
+    }
+    Ok(variants)
+}
+
+fn short(kind: NodeKind) -> &'static str {
+    match kind {
+        NodeKind::CpuUncachedRead => "ur",
+        NodeKind::CpuUncachedWrite => "uw",
+        NodeKind::CpuSpRead => "spr",
+        NodeKind::CpuSpWrite => "spw",
+        NodeKind::Alloc => "alloc",
+        NodeKind::WriteBack => "wb",
+        NodeKind::DmaToScratchpad => "dma_r",
+        NodeKind::DmaToHost => "dma_w",
+        NodeKind::Vector => "vec",
+    }
+}
+
+/// Runs one program under one configuration.
+fn run_one(path: &Path, variant: &Variant, max_insns: u64) -> Result<Row, ElfError> {
+    let image = elf::load(path)?;
+    let config = &variant.config;
+    let host = Semihost::new(
+        Box::new(std::io::sink()),
+        Box::new(std::io::sink()),
+        path.display().to_string(),
+        config.clock_hz,
+    );
+    let detector = DetectorConfig { geometry: config.geometry(), cpu_uncached_vs_cache: false };
+    let race = RaceCheck::new(detector, false).expect("validated line size");
+    let program = path.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let mut machine = match Machine::new(config, image, host, race) {
+        Ok(m) => m,
+        Err(e) => return Ok(failed_row(program, variant, format!("does not fit: {e}"))),
+    };
+    let status = match machine.run(&mut (), Some(max_insns)) {
+        Outcome::Exited(code) => code.to_string(),
+        Outcome::ToHost(1) => "0".into(),
+        Outcome::ToHost(v) => format!("test {} failed", v >> 1),
+        Outcome::InsnLimit { .. } => "instruction limit".into(),
+        Outcome::TrapLoop { .. } => "trap loop".into(),
+        Outcome::Accelerator(e) => format!("accelerator: {e}"),
+        Outcome::HaltedOnRace { .. } => "halted".into(),
+    };
+    let stats = machine.stats();
+    let findings = machine.into_sink().finish();
+    let signature = findings
+        .report
+        .entries()
+        .map(|e| format!("{}/{}", short(e.first.a.id.kind), short(e.first.b.id.kind)))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let cache = stats.cache.unwrap_or_default();
+    Ok(Row {
+        program,
+        cache: variant.spec.clone(),
+        status,
+        instructions: stats.instructions,
+        cycles: stats.cycles,
+        miss_rate: cache.miss_rate(),
+        writebacks: cache.writebacks,
+        races: findings.report.len(),
+        signature,
+    })
+}
+
+fn failed_row(program: String, variant: &Variant, status: String) -> Row {
+    Row {
+        program,
+        cache: variant.spec.clone(),
+        status,
+        instructions: 0,
+        cycles: 0,
+        miss_rate: 0.0,
+        writebacks: 0,
+        races: 0,
+        signature: String::new(),
+    }
+}
+
+/// Runs every program under every variant, on every core; rows in program-then-variant
+/// order whatever the scheduling. A program that cannot be loaded fails the sweep.
+pub fn sweep(
+    programs: &[PathBuf],
+    variants: &[Variant],
+    max_insns: u64,
+    progress: bool,
+) -> Result<Vec<Row>, (PathBuf, ElfError)> {
+    let jobs: Vec<(usize, usize)> =
+        (0..programs.len()).flat_map(|p| (0..variants.len()).map(move |v| (p, v))).collect();
+    let bar = if progress { indicatif::ProgressBar::new(jobs.len() as u64) } else { indicatif::ProgressBar::hidden() };
+    let rows = jobs
+        .par_iter()
+        .map(|&(p, v)| {
+            let row = run_one(&programs[p], &variants[v], max_insns).map_err(|e| (programs[p].clone(), e));
+            bar.inc(1);
+            row
+        })
+        .collect();
+    bar.finish_and_clear();
+    rows
+}
+
+/// The table for a terminal.
+pub fn table(rows: &[Row]) -> String {
+    let cache_width = rows.iter().map(|r| r.cache.len()).max().unwrap_or(0).max(5);
+    let program_width = rows.iter().map(|r| r.program.len()).max().unwrap_or(0).max(7);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<program_width$}  {:<cache_width$}  {:>6}  {:>12}  {:>9}  {:>10}  {:>5}  signature",
+        "program", "cache", "status", "cycles", "miss rate", "writebacks", "races"
+    );
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "{:<program_width$}  {:<cache_width$}  {:>6}  {:>12}  {:>8.3}%  {:>10}  {:>5}  {}",
+            r.program,
+            r.cache,
+            r.status,
+            r.cycles,
+            100.0 * r.miss_rate,
+            r.writebacks,
+            r.races,
+            r.signature
+        );
+    }
+    out
+}
+
+/// The rows as CSV (RFC 4180 quoting where needed).
+pub fn csv(rows: &[Row]) -> String {
+    let quote =
+        |s: &str| if s.contains([',', '"', ' ']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() };
+    let mut out = String::from("program,cache,status,instructions,cycles,miss_rate,writebacks,races,signature\n");
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{:.6},{},{},{}",
+            quote(&r.program),
+            quote(&r.cache),
+            quote(&r.status),
+            r.instructions,
+            r.cycles,
+            r.miss_rate,
+            r.writebacks,
+            r.races,
+            quote(&r.signature)
+        );
+    }
+    out
+}
