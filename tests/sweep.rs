@@ -49,3 +49,18 @@ fn sweep_reports_unloadable_programs_like_run() {
     let o = mxpsim(&["sweep", "/nonexistent/fw.elf"]);
     assert_eq!(o.status.code(), Some(101), "{}", stderr(&o));
 }
+
+#[test]
+fn the_grid_can_come_from_a_toml_file() {
+    let grid = temp("grid.toml");
+    std::fs::write(&grid, "line = [16, 64]\nwb = [\"line\"]\n").unwrap();
+    let o = mxpsim(&["sweep", "--grid", &grid, &elf("apps", "vbw_vec_add_2021")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let table = String::from_utf8(o.stdout).unwrap();
+    let specs: Vec<&str> = table.lines().skip(1).map(|r| r.split_whitespace().nth(1).unwrap()).collect();
+    assert_eq!(specs, ["line=16,wb=line", "line=64,wb=line"]);
+    std::fs::write(&grid, "colour = [1]\n").unwrap();
+    let o = mxpsim(&["sweep", "--grid", &grid, &elf("apps", "vbw_vec_add_2021")]);
+    assert_eq!(o.status.code(), Some(110));
+    assert!(stderr(&o).contains("unknown key 'colour'"), "{}", stderr(&o));
+}

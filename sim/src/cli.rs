@@ -209,6 +209,11 @@ struct SweepArgs {
     #[arg(long, value_delimiter = ',')]
     write: Vec<String>,
 
+    /// The grid as a TOML file of lists, e.g. `line = [16, 32, 64]` and `wb = ["line",
+    /// "byte"]` (keys line, wb, size, ways, policy, write); command-line lists add to it.
+    #[arg(long, value_name = "FILE")]
+    grid: Option<PathBuf>,
+
     /// Stop each run after N instructions.
     #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
     max_insns: u64,
@@ -366,7 +371,7 @@ const RACES_FOUND: u8 = 66;
 
 fn sweep(args: &SweepArgs) -> Result<u8, Fatal> {
     let base = args.machine.machine().map_err(|e| Fatal(Failure::InvalidConfig, e))?;
-    let axes = [
+    let mut axes = [
         ("line", args.line.clone()),
         ("wb", args.wb.clone()),
         ("size", args.size.clone()),
@@ -374,6 +379,12 @@ fn sweep(args: &SweepArgs) -> Result<u8, Fatal> {
         ("policy", args.policy.clone()),
         ("write", args.write.clone()),
     ];
+    if let Some(path) = &args.grid {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Fatal(Failure::InvalidConfig, format!("cannot read {}: {e}", path.display())))?;
+        crate::sweep::add_grid_file(&mut axes, &text)
+            .map_err(|e| Fatal(Failure::InvalidConfig, format!("{}: {e}", path.display())))?;
+    }
     let variants = crate::sweep::grid(&base, &axes).map_err(|e| Fatal(Failure::InvalidConfig, e))?;
     let progress = io::stderr().is_terminal();
     let rows = crate::sweep::sweep(&args.programs, &variants, args.max_insns, progress)

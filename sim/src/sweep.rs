@@ -58,6 +58,27 @@ pub fn grid(base: &MachineConfig, axes: &[(&str, Vec<String>)]) -> Result<Vec<Va
     Ok(variants)
 }
 
+/// Adds the lists of a TOML grid file (`line = [16, 32]`, `wb = ["line", "byte"]`, …) to
+/// the axes; an unknown key or a value that is not a list of numbers or strings is an error.
+pub fn add_grid_file(axes: &mut [(&str, Vec<String>)], text: &str) -> Result<(), String> {
+    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| e.message().to_string())?;
+    for (key, value) in table {
+        let axis = axes
+            .iter_mut()
+            .find(|(k, _)| *k == key)
+            .ok_or_else(|| format!("unknown key '{key}' (line, wb, size, ways, policy, write)"))?;
+        let list = value.as_array().ok_or_else(|| format!("{key}: not a list"))?;
+        for item in list {
+            axis.1.push(match item {
+                toml::Value::Integer(n) => n.to_string(),
+                toml::Value::String(s) => s.clone(),
+                other => return Err(format!("{key}: {other} is not a number or a string")),
+            });
+        }
+    }
+    Ok(())
+}
+
 fn short(kind: NodeKind) -> &'static str {
     match kind {
         NodeKind::CpuUncachedRead => "ur",
