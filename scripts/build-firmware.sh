@@ -15,6 +15,8 @@
 #   firmware/tests/*.S  -> bin/tests/NAME.elf   (freestanding: no libc, no crt0)
 #   firmware/bench/*.c  -> bin/bench/NAME.elf   (picolibc + semihosting)
 #   firmware/mxp-tests/*.c -> bin/mxp-tests/NAME.elf (vbx SDK programs for the MXP)
+#   firmware/apps/*.c      -> bin/apps/NAME.elf      (ports of the SDK benchmarks)
+#   firmware/apps/bugs/*.c -> bin/apps-bugs/NAME.elf (their injected-bug variants)
 #   firmware/apps/*.c  -> bin/apps/NAME.elf     (SDK benchmark ports; + firmware/apps/vbxware)
 # To add a directory (an SDK's examples, apps, ...), add one `build_dir` line in
 # build_all() below, with any extra compiler flags it needs; arguments after a `--`
@@ -217,6 +219,7 @@ build_all() {
     build_dir firmware/mxp-tests mxp-tests "${SDK_FLAGS[@]}"
     build_vbw_lib
     build_dir firmware/apps apps "${APP_FLAGS[@]}"
+    build_dir firmware/apps/bugs apps-bugs "${APP_FLAGS[@]}"
 }
 
 # --- QEMU reference run ------------------------------------------------------

@@ -180,3 +180,25 @@ fn vbw_vec_add_has_the_papers_race_with_64_byte_lines() {
         assert_eq!(o.status.code(), Some(0), "{line}: {}", stderr(&o));
     }
 }
+
+/// Every injected bug (a removed sync, a cached buffer where a shared one belongs) is
+/// reported with 16-byte lines, the configuration under which the unmodified programs are
+/// silent.
+#[test]
+fn injected_bugs_are_all_reported() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("firmware/bin/apps-bugs");
+    let mut bugs: Vec<String> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path().file_stem().unwrap().to_str().unwrap().to_string())
+        .collect();
+    bugs.sort();
+    assert_eq!(bugs.len(), 4);
+    for bug in &bugs {
+        let o = mxpsim(&["--race-check", "--cache", "line=16", &elf("apps-bugs", bug)]);
+        assert_eq!(o.status.code(), Some(66), "{bug}: {}", stderr(&o));
+    }
+    for app in ["vbw_vec_add", "vbw_vec_add_2021", "vbw_mtx_motest"] {
+        let o = mxpsim(&["--race-check", "--cache", "line=16", &elf("apps", app)]);
+        assert_eq!(o.status.code(), Some(0), "{app}: {}", stderr(&o));
+    }
+}

@@ -78,7 +78,11 @@ int main(void)
     vbx_timestamp_t time_start, time_stop;
 
     input_type *vector_x_input = vbx_shared_malloc(image_bytes);
+#ifdef BUG_CACHED_RESULT
+    output_type *vector_result = malloc(result_bytes); /* cached, and never flushed */
+#else
     output_type *vector_result = vbx_shared_malloc(result_bytes);
+#endif
     if (!vector_x_input || !vector_result) {
         printf("\nAllocation failed\n");
         VBX_TEST_END(1);
@@ -117,7 +121,9 @@ int main(void)
     vbx_timestamp_start();
     time_start = vbx_timestamp();
     vbw_mtx_motest_byte(vector_result, vector_x_input, vector_x_input, &m);
+#ifndef BUG_NO_FIRST_SYNC
     vbx_sync();
+#endif
     time_stop = vbx_timestamp();
     printf("\nVector SADs (top-left %dx%d):\n", PRINT_ROWS, PRINT_COLS);
     test_print_matrix_uword((uint32_t *)vector_result, PRINT_ROWS, PRINT_COLS, SEARCH_WIDTH);

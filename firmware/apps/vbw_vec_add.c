@@ -5,7 +5,9 @@
  * Faithful to that release: both inputs are seeded 1 (identical arrays) and the second
  * DMA-in fetches vector_in1 again (vector_in2 is written but never read by the MXP); the
  * identical inputs hide that, so the test passes. vbw_vec_add_2021.c is the fixed version:
- * it defines VBW_VEC_ADD_2021 and includes this file.
+ * it defines VBW_VEC_ADD_2021 and includes this file. The injected-bug variants in bugs/
+ * define BUG_NO_FINAL_SYNC (no sync after the DMA-out) or BUG_CACHED_VECTOR_IN1 (vector_in1
+ * from malloc, never flushed) and include it too.
  *
  * Race-relevant skeleton (sdk-programs.md section 2.1): three cached buffers (malloc), then
  * three shared ones (vbx_shared_malloc) from the same heap; scalar_out (cached) is zeroed
@@ -69,7 +71,9 @@ static double test_vector(vbx_byte_t *v_out, vbx_byte_t *v_in1, vbx_byte_t *v_in
     time_stop = vbx_timestamp();
 
     vbx_dma_to_host(vector_out, v_out, n);
+#ifndef BUG_NO_FINAL_SYNC
     vbx_sync();
+#endif
 
     if (status != VBW_SUCCESS)
         printf("vbw_vec_add_byte failed: %d\n", status);
@@ -94,7 +98,11 @@ int main(void)
     int8_t *scalar_in2 = malloc(N * sizeof(int8_t));
     int8_t *scalar_out = malloc(N * sizeof(int8_t));
 
+#ifdef BUG_CACHED_VECTOR_IN1
+    int8_t *vector_in1 = malloc(N * sizeof(int8_t)); /* cached, and never flushed */
+#else
     int8_t *vector_in1 = vbx_shared_malloc(N * sizeof(int8_t));
+#endif
     int8_t *vector_in2 = vbx_shared_malloc(N * sizeof(int8_t));
     int8_t *vector_out = vbx_shared_malloc(N * sizeof(int8_t));
 
@@ -130,7 +138,11 @@ int main(void)
 
     int errors = test_verify_array_byte(scalar_out, vector_out, N);
 
+#ifdef BUG_CACHED_VECTOR_IN1
+    free(vector_in1);
+#else
     vbx_shared_free(vector_in1);
+#endif
     vbx_shared_free(vector_in2);
     vbx_shared_free(vector_out);
     free(scalar_in1);
