@@ -71,37 +71,31 @@ static uint32_t next8(uint32_t p)
         }                                                                                               \
     }                                                                                                   \
                                                                                                         \
-    void test_print_array_##suffix(type *d, int n)                                                    \
+    void test_print_array_##suffix(type *d, int n)                                                      \
     {                                                                                                   \
         for (int i = 0; i < MIN(n, MAX_PRINT_LENGTH); i++)                                              \
             printf(pfmt, (pcast)d[i]);                                                                  \
         printf("\n");                                                                                   \
     }                                                                                                   \
                                                                                                         \
-    void test_print_matrix_##suffix(type *d, int rows, int cols, int pitch)                           \
+    void test_print_matrix_##suffix(type *d, int rows, int cols, int pitch)                             \
     {                                                                                                   \
-        for (int r = 0; r < MIN(rows, MAX_PRINT_LENGTH); r++) {                                         \
-            for (int c = 0; c < MIN(cols, MAX_PRINT_LENGTH); c++)                                       \
-                printf(pfmt, (pcast)d[r * pitch + c]);                                                  \
-            printf("\n");                                                                               \
-        }                                                                                               \
+        for (int r = 0; r < MIN(rows, MAX_PRINT_LENGTH); r++)                                           \
+            test_print_array_##suffix(&d[r * pitch], cols);                                             \
         printf("\n");                                                                                   \
     }                                                                                                   \
                                                                                                         \
-    void test_print_hex_array_##suffix(type *d, int n)                                                \
+    void test_print_hex_array_##suffix(type *d, int n)                                                  \
     {                                                                                                   \
         for (int i = 0; i < MIN(n, MAX_PRINT_LENGTH); i++)                                              \
             printf(hfmt, (unsigned)(utype)d[i]);                                                        \
         printf("\n");                                                                                   \
     }                                                                                                   \
                                                                                                         \
-    void test_print_hex_matrix_##suffix(type *d, int rows, int cols, int pitch)                       \
+    void test_print_hex_matrix_##suffix(type *d, int rows, int cols, int pitch)                         \
     {                                                                                                   \
-        for (int r = 0; r < MIN(rows, MAX_PRINT_LENGTH); r++) {                                         \
-            for (int c = 0; c < MIN(cols, MAX_PRINT_LENGTH); c++)                                       \
-                printf(hfmt, (unsigned)(utype)d[r * pitch + c]);                                        \
-            printf("\n");                                                                               \
-        }                                                                                               \
+        for (int r = 0; r < MIN(rows, MAX_PRINT_LENGTH); r++)                                           \
+            test_print_hex_array_##suffix(&d[r * pitch], cols);                                         \
         printf("\n");                                                                                   \
     }                                                                                                   \
                                                                                                         \
