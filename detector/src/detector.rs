@@ -1,7 +1,7 @@
 //! The detector as the simulator uses it: the fast detector plus a deduplicated report.
 
 use crate::config::{Config, ConfigError, StreamError};
-use crate::event::Event;
+use crate::event::{Event, Pos};
 use crate::fast::{FastDetector, StateSize};
 use crate::race::Report;
 
@@ -35,6 +35,11 @@ impl Detector {
             count += 1;
         }
         count
+    }
+
+    /// The CPU timeline position of the last CPU node observed (0 before the first).
+    pub fn position(&self) -> Pos {
+        self.fast.position()
     }
 
     /// The distinct races found so far.

@@ -14,14 +14,6 @@ impl Dram {
         Dram { base, bytes: vec![0; size as usize] }
     }
 
-    pub fn base(&self) -> u32 {
-        self.base
-    }
-
-    pub fn size(&self) -> u32 {
-        self.bytes.len() as u32
-    }
-
     /// True if `[addr, addr + len)` lies entirely inside this memory.
     pub fn contains(&self, addr: u32, len: u32) -> bool {
         self.offset(addr, len as usize).is_some()

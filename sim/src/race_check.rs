@@ -28,7 +28,6 @@ pub struct RaceCheck {
     detector: Detector,
     halt_on_race: bool,
     races: usize,
-    pos: Pos,
     landmarks: BTreeMap<Pos, Landmark>,
     stream_errors: u64,
     first_stream_error: Option<StreamError>,
@@ -40,7 +39,6 @@ impl RaceCheck {
             detector: Detector::new(config)?,
             halt_on_race,
             races: 0,
-            pos: 0,
             landmarks: BTreeMap::new(),
             stream_errors: 0,
             first_stream_error: None,
@@ -56,6 +54,7 @@ impl RaceCheck {
         }
     }
 
+    /// Remembers an ordering node the detector has just placed on the CPU timeline.
     fn note_landmark(&mut self, event: &Event) {
         let landmark = match *event {
             Event::CacheMaintenance { op, scope, origin } => Landmark::Maintenance { op, scope, origin },
@@ -63,23 +62,28 @@ impl RaceCheck {
             Event::Sync { origin } => Landmark::Sync { origin },
             _ => return,
         };
-        self.landmarks.insert(self.pos, landmark);
+        self.landmarks.insert(self.detector.position(), landmark);
     }
 
     #[inline(never)] // Rare next to cached accesses.
     fn emit_other(&mut self, event: Event) {
-        if event.is_cpu_node() {
-            self.pos += 1;
+        if self.observe(&event) {
             self.note_landmark(&event);
         }
-        self.observe(&event);
     }
 
+    /// Feeds the detector; false if the event broke the stream's contract (and was ignored).
     #[inline]
-    fn observe(&mut self, event: &Event) {
+    fn observe(&mut self, event: &Event) -> bool {
         match self.detector.observe(event) {
-            Ok(found) => self.races += found,
-            Err(e) => self.stream_error(e),
+            Ok(found) => {
+                self.races += found;
+                true
+            }
+            Err(e) => {
+                self.stream_error(e);
+                false
+            }
         }
     }
 
@@ -95,9 +99,8 @@ impl RaceCheck {
 impl EventSink for RaceCheck {
     #[inline]
     fn emit(&mut self, event: Event) {
-        // Cached accesses (nearly every event) are CPU nodes but no landmarks.
+        // Cached accesses (nearly every event) are no landmarks.
         if let Event::Cached { .. } = event {
-            self.pos += 1;
             self.observe(&event);
         } else {
             self.emit_other(event);

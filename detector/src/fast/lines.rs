@@ -136,7 +136,14 @@ impl LineState {
     /// Opens a dirty epoch with a write at `pos` of `part` (within `line`); returns the bytes
     /// its `wb` writes.
     #[inline(never)] // Once per epoch: keep it out of the per-access path.
-    fn start_dirty_epoch(&mut self, line: u32, part: Range, pos: Pos, origin: Origin, geometry: CacheGeometry) -> LineMask {
+    fn start_dirty_epoch(
+        &mut self,
+        line: u32,
+        part: Range,
+        pos: Pos,
+        origin: Origin,
+        geometry: CacheGeometry,
+    ) -> LineMask {
         let (offset, len, written) = match geometry.write_back {
             WriteBack::Line => (0, geometry.line_size, LineMask::full(geometry.line_size)),
             WriteBack::DirtyBytes => (part.start - line, part.len, LineMask::of(line, part)),

@@ -190,6 +190,11 @@ impl FastDetector {
 
     /// True when races were found since the last drain.
     #[inline]
+    /// The CPU timeline position of the last CPU node observed (0 before the first).
+    pub fn position(&self) -> Pos {
+        self.now
+    }
+
     pub fn has_races(&self) -> bool {
         !self.found.is_empty()
     }

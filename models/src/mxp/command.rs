@@ -206,13 +206,6 @@ pub enum Command {
     GetMask,
 }
 
-impl Command {
-    /// True for commands that the CPU reads a reply for.
-    pub fn has_reply(&self) -> bool {
-        matches!(self, Command::GetParam { .. } | Command::Sync | Command::GetMask)
-    }
-}
-
 /// A word 0 the encoding does not define.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Malformed {
@@ -379,7 +372,6 @@ mod tests {
         ] {
             assert_eq!(length(w), Ok(len));
             assert_eq!(decode(&[w, 7]), Ok(cmd));
-            assert_eq!(cmd.has_reply(), len == 1);
         }
     }
 
