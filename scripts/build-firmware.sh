@@ -303,9 +303,19 @@ trap 'rm -rf "$OBJDIR"' EXIT
 # The vbx SDK library, and the flags of a program directory that uses the SDK.
 SDK_LIB=$OBJDIR/sdk/libvbx.a
 SDK_FLAGS=(-Ifirmware/sdk/include -- "$SDK_LIB" -lm)
-# The SDK benchmark ports in firmware/apps: the SDK plus the vbxware library.
+# The SDK benchmark ports in firmware/apps: the SDK plus the vbxware library, and their own
+# memory layout (APP_LAYOUT).
 VBW_LIB=$OBJDIR/vbxware/libvbxware.a
-APP_FLAGS=(-Ifirmware/sdk/include -Ifirmware/apps/vbxware -- "$VBW_LIB" "$SDK_LIB" -lm)
+# The apps' RAM runs to the top of mxpsim's 64 MiB DRAM (sobel and median_argb32 need 17-29 MiB
+# of heap), and their heap starts at a fixed address instead of right after .bss. Which
+# cached and shared buffers share a cache line -- hence which races exist -- depends only
+# on the heap start modulo the line size (sdk-programs.md section 1.4), so a fixed start
+# keeps every app's layout, and its verdicts, independent of its code size. 0x80400008 is
+# the documented default layout (README, "SDK programs"): the heap's first block sits 8 bytes
+# past a 64-byte boundary, a layout under which both races of the LCTES'21 paper
+# (vbw_vec_add, vbw_mtx_motest) exist with 64-byte lines.
+APP_LAYOUT=(-Wl,--defsym=__ram_size=0x3e00000 -Wl,--defsym=__heap_start=0x80400008)
+APP_FLAGS=(-Ifirmware/sdk/include -Ifirmware/apps/vbxware -- "${APP_LAYOUT[@]}" "$VBW_LIB" "$SDK_LIB" -lm)
 
 if [[ $MODE == build || $MODE == qemu ]]; then
     mkdir -p "$OUT"

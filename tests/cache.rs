@@ -149,7 +149,7 @@ fn invalid_configurations_name_the_field() {
 fn recorded_trace_is_the_event_stream() {
     use mxpsim_detector::event::{Access, CacheGeometry, CacheOp, Event, Scope, Space, WriteBack};
     use mxpsim_sim::config::MachineConfig;
-    use mxpsim_sim::event_trace::TraceReader;
+    use mxpsim_sim::event_trace::{Frame, TraceReader};
     use mxpsim_sim::machine::Machine;
     use mxpsim_sim::semihost::Semihost;
 
@@ -159,14 +159,22 @@ fn recorded_trace_is_the_event_stream() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let reader = TraceReader::new(std::io::BufReader::new(std::fs::File::open(&file).unwrap())).unwrap();
     assert_eq!(reader.header.geometry, CacheGeometry { line_size: 32, write_back: WriteBack::Line });
-    let recorded: Vec<Event> = reader.collect::<Result<_, _>>().unwrap();
+    let (mut recorded, mut heap) = (Vec::new(), Vec::new());
+    for frame in reader {
+        match frame.unwrap() {
+            Frame::Event(e) => recorded.push(e),
+            Frame::Heap(h) => heap.push(h),
+        }
+    }
 
-    // The same run in-process, collecting the events in memory.
+    // The same run in-process, collecting the events (and the heap blocks) in memory.
     let config = MachineConfig::default();
     let image = mxpsim_sim::elf::load(elf.as_ref()).unwrap();
     let host = Semihost::new(Box::new(std::io::sink()), Box::new(std::io::sink()), elf.clone(), config.clock_hz);
     let mut machine = Machine::new(&config, image, host, Vec::new()).unwrap();
+    machine.watch_heap();
     machine.run(&mut (), None);
+    assert_eq!(heap, machine.heap_events(), "the file holds the heap events");
     assert!(recorded == machine.into_sink(), "the file holds exactly the event stream");
 
     // What cache_coherence.c does, seen in its events.

@@ -24,6 +24,36 @@ pub fn normalize(mut ranges: Vec<Range>) -> Vec<Range> {
     out
 }
 
+/// Adds `range` to `set` (normalised, and kept so), merging it with the ranges it touches:
+/// O(log n) plus the ranges merged, and O(1) moves when ranges arrive in address order.
+pub fn insert(set: &mut Vec<Range>, range: Range) {
+    if range.is_empty() {
+        return;
+    }
+    // The ranges that touch or overlap `range`: set[lo..hi].
+    let lo = set.partition_point(|s| s.end() < range.start as u64);
+    let hi = set.partition_point(|s| (s.start as u64) <= range.end());
+    let start = set[lo..hi].first().map_or(range.start, |s| s.start.min(range.start));
+    let end = set[lo..hi].last().map_or(range.end(), |s| s.end().max(range.end()));
+    if end - start as u64 > u32::MAX as u64 {
+        // The union would not fit a `Range` (a near-4-GiB set): the slow, general path.
+        let mut all = std::mem::take(set);
+        all.push(range);
+        *set = normalize(all);
+        return;
+    }
+    set.splice(lo..hi, [Range::new(start, (end - start as u64) as u32)]);
+}
+
+/// True when every byte of `ranges` lies in `set` (normalised: sorted, disjoint, merged).
+pub fn covers(set: &[Range], ranges: &[Range]) -> bool {
+    ranges.iter().filter(|r| !r.is_empty()).all(|r| {
+        // The last range of `set` starting at or before `r`: normalised, so it alone can hold it.
+        let i = set.partition_point(|s| s.start <= r.start);
+        i > 0 && set[i - 1].end() >= r.end()
+    })
+}
+
 /// The bytes common to both sets (in any form; the result is normalised).
 pub fn intersect(a: &[Range], b: &[Range]) -> Vec<Range> {
     let mut out = Vec::new();
@@ -153,6 +183,29 @@ mod tests {
             Range::new(30, 0),
         ]);
         assert_eq!(got, vec![Range::new(0, 6), Range::new(10, 12)]);
+    }
+
+    #[test]
+    fn insert_keeps_the_set_normalised() {
+        let mut set = Vec::new();
+        let mut all = Vec::new();
+        // A deterministic shuffle of touching, overlapping and separate ranges.
+        for i in 0..200u32 {
+            let r = Range::new((i * 37) % 301, (i * 7) % 5);
+            insert(&mut set, r);
+            all.push(r);
+            assert_eq!(set, normalize(all.clone()), "after {r:?}");
+        }
+    }
+
+    #[test]
+    fn covers_means_every_byte_is_in_the_set() {
+        let set = normalize(vec![Range::new(0, 6), Range::new(10, 12)]);
+        assert!(covers(&set, &[Range::new(0, 6), Range::new(12, 4), Range::new(21, 1), Range::new(40, 0)]));
+        assert!(!covers(&set, &[Range::new(5, 2)]), "runs past the first range");
+        assert!(!covers(&set, &[Range::new(8, 1)]), "in the gap");
+        assert!(!covers(&set, &[Range::new(21, 2)]), "runs past the end");
+        assert!(!covers(&[], &[Range::new(0, 1)]));
     }
 
     #[test]

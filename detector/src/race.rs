@@ -132,9 +132,13 @@ impl Report {
             std::collections::btree_map::Entry::Occupied(mut e) => {
                 let entry = e.get_mut();
                 entry.occurrences += 1;
-                let mut all = std::mem::take(&mut entry.bytes);
-                all.extend_from_slice(&race.bytes);
-                entry.bytes = bytes::normalize(all);
+                // Most repeats touch bytes already recorded (a loop re-reading a buffer).
+                if bytes::covers(&entry.bytes, &race.bytes) {
+                    return;
+                }
+                for &r in &race.bytes {
+                    bytes::insert(&mut entry.bytes, r);
+                }
             }
             std::collections::btree_map::Entry::Vacant(e) => {
                 e.insert(ReportEntry { bytes: race.bytes.clone(), first: race, occurrences: 1 });
@@ -153,6 +157,45 @@ impl Report {
 
     pub fn entries(&self) -> impl Iterator<Item = &ReportEntry> {
         self.entries.values()
+    }
+
+    /// The distinct races grouped over cache lines: one group per (site A, kind A, site B,
+    /// kind B, space), in key order. A buffer that one loop shares with a DMA over thousands of
+    /// lines is one group, which is how a report shows it.
+    pub fn groups(&self) -> Vec<RaceGroup<'_>> {
+        let mut groups: Vec<RaceGroup<'_>> = Vec::new();
+        for (key, entry) in &self.entries {
+            let site = (key.site_a, key.kind_a, key.site_b, key.kind_b, key.space);
+            match groups.last_mut() {
+                Some(g) if g.site == site => g.entries.push(entry),
+                _ => groups.push(RaceGroup { site, entries: vec![entry] }),
+            }
+        }
+        groups
+    }
+}
+
+/// Distinct races that differ only in their cache line (see [`Report::groups`]).
+#[derive(Clone, Debug)]
+pub struct RaceGroup<'a> {
+    site: (u32, NodeKind, u32, NodeKind, Space),
+    /// In line order; never empty.
+    pub entries: Vec<&'a ReportEntry>,
+}
+
+impl RaceGroup<'_> {
+    /// The first race of the first line.
+    pub fn first(&self) -> &Race {
+        &self.entries[0].first
+    }
+
+    pub fn occurrences(&self) -> u64 {
+        self.entries.iter().map(|e| e.occurrences).sum()
+    }
+
+    /// Every byte of every line, normalised.
+    pub fn bytes(&self) -> Vec<Range> {
+        bytes::normalize(self.entries.iter().flat_map(|e| e.bytes.iter().copied()).collect())
     }
 }
 

@@ -205,22 +205,27 @@ impl<'a> GraphBuilder<'a> {
                 WriteBack::DirtyBytes => dirty.ranges(line),
             };
             let dirty_epoch = facts.last_maintenance.max(self.last_all_maintenance);
+            // 7. last flush/inval -> alloc -> cr -> next CPU node. Under whole-line
+            // write-back a write has its `alloc` too (the extension of §2 documented in
+            // detector/README.md): the bytes of the line it did not write reach memory in
+            // its `wb` as they were fetched.
+            if access == Access::Read || write_back == WriteBack::Line {
+                let valid_since = facts.last_inval.max(self.last_all_inval);
+                let alloc = self.add_node(
+                    NodeId { kind: NodeKind::Alloc, pos, line: Some(line) },
+                    Space::Dram,
+                    Footprint::access(Access::Read, whole),
+                    Some(valid_since),
+                );
+                if valid_since > 0 {
+                    self.edge(Self::cpu_graph(valid_since), alloc);
+                }
+                if pos < cpu_count {
+                    self.edge(alloc, Self::cpu_graph(pos + 1));
+                }
+            }
             let (kind, footprint, epoch, dirty) = match access {
                 Access::Read => {
-                    // 7. last flush/inval -> alloc -> cr -> next CPU node.
-                    let valid_since = facts.last_inval.max(self.last_all_inval);
-                    let alloc = self.add_node(
-                        NodeId { kind: NodeKind::Alloc, pos, line: Some(line) },
-                        Space::Dram,
-                        Footprint::access(Access::Read, whole),
-                        Some(valid_since),
-                    );
-                    if valid_since > 0 {
-                        self.edge(Self::cpu_graph(valid_since), alloc);
-                    }
-                    if pos < cpu_count {
-                        self.edge(alloc, Self::cpu_graph(pos + 1));
-                    }
                     if facts.dirty.is_empty() {
                         continue;
                     }

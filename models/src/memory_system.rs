@@ -82,6 +82,14 @@ impl MemoryMap {
         ]
     }
 
+    /// The DRAM address an uncached-alias address names; any other address unchanged.
+    pub fn physical(&self, addr: u32) -> u32 {
+        match addr.wrapping_sub(self.uncached_alias) {
+            off if off < self.dram_size => self.dram_base + off,
+            _ => addr,
+        }
+    }
+
     /// Checks the map, with the accelerator's regions, which must not overlap it either.
     pub fn validate(&self, mxp: &MxpConfig) -> Result<(), InvalidField> {
         let err = InvalidField::err;
@@ -186,6 +194,10 @@ impl<S: EventSink> MemorySystem<S> {
     /// The non-zero value the firmware wrote to `tohost`, if it has.
     pub fn tohost_value(&self) -> Option<u32> {
         self.tohost_value
+    }
+
+    pub fn map(&self) -> &MemoryMap {
+        &self.map
     }
 
     pub fn dram(&self) -> &Dram {

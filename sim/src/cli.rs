@@ -2,7 +2,8 @@
 
 use crate::config::{parse_size, MachineConfig};
 use crate::elf;
-use crate::event_trace::{TraceError, TraceReader, TraceWriter};
+use crate::event_trace::{Frame, TraceError, TraceReader, TraceWriter};
+use crate::heap::{HeapEvent, HeapLog};
 use crate::exit_code::Failure;
 use crate::machine::{Machine, Outcome};
 use crate::race_check::{Findings, RaceCheck};
@@ -331,17 +332,19 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
         None => None,
     };
     // One monomorphised machine per combination of sinks: an unused sink costs nothing.
-    let (status, race, recorder) = match (race, recorder) {
-        (None, None) => (simulate(args, &config, image, host, ())?.0, None, None),
-        (Some(r), None) => simulate(args, &config, image, host, r).map(|(s, r)| (s, Some(r), None))?,
-        (None, Some(t)) => simulate(args, &config, image, host, t).map(|(s, t)| (s, None, Some(t)))?,
-        (Some(r), Some(t)) => simulate(args, &config, image, host, (r, t)).map(|(s, (r, t))| (s, Some(r), Some(t)))?,
+    let (status, race, recorder, heap) = match (race, recorder) {
+        (None, None) => simulate(args, &config, image, host, ()).map(|(s, (), h)| (s, None, None, h))?,
+        (Some(r), None) => simulate(args, &config, image, host, r).map(|(s, r, h)| (s, Some(r), None, h))?,
+        (None, Some(t)) => simulate(args, &config, image, host, t).map(|(s, t, h)| (s, None, Some(t), h))?,
+        (Some(r), Some(t)) => {
+            simulate(args, &config, image, host, (r, t)).map(|(s, (r, t), h)| (s, Some(r), Some(t), h))?
+        }
     };
     if let (Some(recorder), Some(path)) = (recorder, &args.record_trace) {
-        recorder.finish().map_err(io_error(path))?;
+        recorder.finish(&heap).map_err(io_error(path))?;
     }
     match race {
-        Some(race) => report_races(&args.report, &race.finish(), &source, status),
+        Some(race) => report_races(&args.report, &race.finish(), &source, &HeapLog::new(&heap), status),
         None => Ok(status),
     }
 }
@@ -352,9 +355,15 @@ fn race_checker(report: &ReportArgs, geometry: CacheGeometry, halt_on_race: bool
 }
 
 /// Prints the race report; returns 66 when there were races, else `status`.
-fn report_races(args: &ReportArgs, findings: &Findings, source: &SourceMap, status: u8) -> Result<u8, Fatal> {
+fn report_races(
+    args: &ReportArgs,
+    findings: &Findings,
+    source: &SourceMap,
+    heap: &HeapLog,
+    status: u8,
+) -> Result<u8, Fatal> {
     let colour = args.report_file.is_none() && io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let renderer = Renderer { findings, source, colour };
+    let renderer = Renderer { findings, source, heap, colour };
     let text = match args.report_format {
         ReportFormat::Human => renderer.text() + "\n",
         ReportFormat::Json => renderer.json(),
@@ -411,24 +420,31 @@ fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
     };
     let source = SourceMap::new(symbols, args.elf.as_deref());
     let mut race = race_checker(&args.report, reader.header.geometry, false)?;
-    for event in reader {
-        race.emit(event.map_err(bad_trace)?);
+    let mut heap = Vec::new();
+    for frame in reader {
+        match frame.map_err(bad_trace)? {
+            Frame::Event(event) => race.emit(event),
+            Frame::Heap(event) => heap.push(event),
+        }
     }
-    report_races(&args.report, &race.finish(), &source, 0)
+    report_races(&args.report, &race.finish(), &source, &HeapLog::new(&heap), 0)
 }
 
-/// Builds the machine with its event sink, runs it, reports; returns the exit status and
-/// the sink.
+/// Builds the machine with its event sink, runs it, reports; returns the exit status, the
+/// sink and (when the sink is in use) the firmware's heap events.
 fn simulate<S: EventSink>(
     args: &RunArgs,
     config: &MachineConfig,
     image: elf::Image,
     host: Semihost,
     sink: S,
-) -> Result<(u8, S), Fatal> {
+) -> Result<(u8, S, Vec<HeapEvent>), Fatal> {
     let path = args.firmware.display();
     let mut machine =
         Machine::new(config, image, host, sink).map_err(|e| Fatal(Failure::OutsideMemory, format!("{path}: {e}")))?;
+    if S::ENABLED {
+        machine.watch_heap();
+    }
     let outcome = match &args.trace {
         None => machine.run(&mut (), args.max_insns),
         Some(trace) => {
@@ -447,7 +463,8 @@ fn simulate<S: EventSink>(
         std::fs::write(json_path, json + "\n").map_err(io_error(json_path))?;
     }
     let status = report(&machine, outcome);
-    Ok((status, machine.into_sink()))
+    let heap = machine.heap_events();
+    Ok((status, machine.into_sink(), heap))
 }
 
 /// Turns the outcome into an exit status, explaining anything that is not a plain exit.

@@ -1,16 +1,19 @@
 //! Event traces: `--record-trace FILE` writes the memory-interface event stream exactly as
 //! the race detector receives it, so the detector can run later on the file.
 //!
-//! # Format (version 1)
+//! # Format (version 2)
 //!
 //! * 8 bytes: the magic `MXPTRACE`;
 //! * one frame: the [`Header`] (format version, cache geometry);
-//! * one frame per event ([`mxpsim_detector::event::Event`]), in stream order.
+//! * one [`Frame`] per event ([`mxpsim_detector::event::Event`]), in stream order;
+//! * then one [`Frame`] per heap event ([`HeapEvent`]: the firmware's allocator calls, for
+//!   naming bytes in reports; they carry their cycle, so they come last).
 //!
 //! A frame is the value encoded with [postcard](https://docs.rs/postcard) (varint integers,
 //! enum variants as varint indices, fields in declaration order), COBS-encoded and terminated
-//! by a zero byte. A cached access takes about 20 bytes.
+//! by a zero byte. A cached access takes about 21 bytes.
 
+use crate::heap::HeapEvent;
 use mxpsim_detector::event::{CacheGeometry, Event};
 use mxpsim_models::events::EventSink;
 use serde::{Deserialize, Serialize};
@@ -18,7 +21,21 @@ use std::fmt;
 use std::io::{self, BufRead, Write};
 
 const MAGIC: &[u8; 8] = b"MXPTRACE";
-const VERSION: u16 = 1;
+const VERSION: u16 = 2;
+
+/// What follows the header.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+pub enum Frame {
+    Event(Event),
+    Heap(HeapEvent),
+}
+
+/// [`Frame`] borrowed, for writing without a copy (same encoding).
+#[derive(Serialize)]
+enum FrameRef<'a> {
+    Event(&'a Event),
+    Heap(&'a HeapEvent),
+}
 
 /// What the reader needs before the events.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -42,8 +59,12 @@ impl<W: Write> TraceWriter<W> {
         Ok(TraceWriter { out, error: None })
     }
 
-    /// Flushes the trace; returns the first error seen while writing it.
-    pub fn finish(mut self) -> io::Result<()> {
+    /// Appends the run's heap events and flushes the trace; returns the first error seen
+    /// while writing it.
+    pub fn finish(mut self, heap: &[HeapEvent]) -> io::Result<()> {
+        for event in heap {
+            self.write(&FrameRef::Heap(event));
+        }
         match self.error.take() {
             Some(e) => Err(e),
             None => self.out.flush(),
@@ -51,15 +72,21 @@ impl<W: Write> TraceWriter<W> {
     }
 }
 
-impl<W: Write> EventSink for TraceWriter<W> {
-    fn emit(&mut self, event: Event) {
+impl<W: Write> TraceWriter<W> {
+    fn write(&mut self, frame: &FrameRef) {
         if self.error.is_some() {
             return;
         }
-        let frame = postcard::to_stdvec_cobs(&event).expect("events are plain data");
-        if let Err(e) = self.out.write_all(&frame) {
+        let bytes = postcard::to_stdvec_cobs(frame).expect("frames are plain data");
+        if let Err(e) = self.out.write_all(&bytes) {
             self.error = Some(e);
         }
+    }
+}
+
+impl<W: Write> EventSink for TraceWriter<W> {
+    fn emit(&mut self, event: Event) {
+        self.write(&FrameRef::Event(&event));
     }
 }
 
@@ -125,7 +152,7 @@ fn read_frame<R: BufRead, T: for<'de> Deserialize<'de>>(
 }
 
 impl<R: BufRead> Iterator for TraceReader<R> {
-    type Item = Result<Event, TraceError>;
+    type Item = Result<Frame, TraceError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         self.frame += 1;
@@ -136,6 +163,7 @@ impl<R: BufRead> Iterator for TraceReader<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::heap::HeapChange;
     use mxpsim_detector::event::{Access, DmaDir, Origin, Range, Request, Scope, Space, WriteBack};
 
     fn geometry() -> CacheGeometry {
@@ -162,20 +190,28 @@ mod tests {
 
     #[test]
     fn traces_round_trip() {
-        let mut w = TraceWriter::new(Vec::new(), geometry()).unwrap();
+        let heap = HeapEvent {
+            function: "malloc".into(),
+            call_site: 0x8000_0200,
+            cycle: 77,
+            change: HeapChange::Alloc { start: 0x8040_0010, size: 64 },
+        };
+        let mut out = Vec::new();
+        let mut w = TraceWriter::new(&mut out, geometry()).unwrap();
         for e in events() {
             w.emit(e);
         }
-        let bytes = w.out.clone();
-        w.finish().unwrap();
-        let r = TraceReader::new(bytes.as_slice()).unwrap();
+        w.finish(std::slice::from_ref(&heap)).unwrap();
+        let r = TraceReader::new(out.as_slice()).unwrap();
         assert_eq!(r.header, Header { version: VERSION, geometry: geometry() });
-        assert_eq!(r.collect::<Result<Vec<_>, _>>().unwrap(), events());
-        // Compact: a cached access with a large PC, address and cycle is 20 bytes.
+        let mut expected: Vec<Frame> = events().into_iter().map(Frame::Event).collect();
+        expected.push(Frame::Heap(heap));
+        assert_eq!(r.collect::<Result<Vec<_>, _>>().unwrap(), expected);
+        // Compact: a cached access with a large PC, address and cycle is 21 bytes.
         let mut one = TraceWriter::new(Vec::new(), geometry()).unwrap();
         let before = one.out.len();
         one.emit(events().remove(0));
-        assert_eq!(one.out.len() - before, 20);
+        assert_eq!(one.out.len() - before, 21);
     }
 
     #[test]
@@ -183,7 +219,7 @@ mod tests {
         assert!(matches!(TraceReader::new(&b"ELF\x7f...."[..]), Err(TraceError::NotATrace)));
         let w = TraceWriter::new(Vec::new(), geometry()).unwrap();
         let mut bytes = w.out;
-        // A frame holding event variant 127, which does not exist.
+        // A frame holding frame variant 127, which does not exist.
         bytes.extend(postcard::to_stdvec_cobs(&127u8).unwrap());
         let mut r = TraceReader::new(bytes.as_slice()).unwrap();
         assert!(matches!(r.next(), Some(Err(TraceError::Corrupt { frame: 1 }))));

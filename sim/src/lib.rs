@@ -6,6 +6,7 @@ pub mod config;
 pub mod elf;
 pub mod event_trace;
 pub mod exit_code;
+pub mod heap;
 pub mod machine;
 pub mod race_check;
 pub mod race_report;

@@ -3,6 +3,7 @@
 
 use crate::config::MachineConfig;
 use crate::elf::Image;
+use crate::heap::{HeapEvent, HeapWatch};
 use crate::semihost::{self, Semihost};
 use crate::symbols::Symbols;
 use mxpsim_models::bus::Bus;
@@ -92,6 +93,8 @@ pub struct Machine<S: EventSink = ()> {
     pub bus: MemorySystem<S>,
     pub symbols: Symbols,
     host: Semihost,
+    /// The firmware's allocator calls, when watched ([`Machine::watch_heap`]).
+    heap: Option<HeapWatch>,
 }
 
 impl<S: EventSink> Machine<S> {
@@ -116,7 +119,18 @@ impl<S: EventSink> Machine<S> {
                 bus.watch_tohost(tohost);
             }
         }
-        Ok(Machine { hart: Hart::new(image.entry, &config.cpu), bus, symbols: image.symbols, host })
+        Ok(Machine { hart: Hart::new(image.entry, &config.cpu), bus, symbols: image.symbols, host, heap: None })
+    }
+
+    /// Records the firmware's heap blocks from now on (for race reports).
+    pub fn watch_heap(&mut self) {
+        let map = self.bus.map().clone();
+        self.heap = Some(HeapWatch::install(&self.symbols, map, &mut self.hart));
+    }
+
+    /// The allocator calls seen since [`Machine::watch_heap`].
+    pub fn heap_events(&mut self) -> Vec<HeapEvent> {
+        self.heap.take().map_or_else(Vec::new, HeapWatch::into_events)
     }
 
     /// Runs until the firmware exits or a limit is reached.
@@ -131,6 +145,11 @@ impl<S: EventSink> Machine<S> {
             };
             match self.hart.run(&mut self.bus, obs, budget) {
                 Exit::Budget => continue,
+                Exit::Probe => {
+                    if let Some(heap) = &mut self.heap {
+                        heap.on_probe(&mut self.hart);
+                    }
+                }
                 Exit::Semihost => {
                     let (op, arg) = (self.hart.x[10], self.hart.x[11]);
                     match self.host.call(&mut self.bus, op, arg, self.hart.now) {

@@ -22,10 +22,13 @@ pub struct Findings {
     /// Events that broke the stream's contract (a simulator bug if ever non-zero).
     pub stream_errors: u64,
     pub first_stream_error: Option<StreamError>,
+    /// The cache line size the check assumed.
+    pub line_size: u32,
 }
 
 pub struct RaceCheck {
     detector: Detector,
+    line_size: u32,
     halt_on_race: bool,
     races: usize,
     landmarks: BTreeMap<Pos, Landmark>,
@@ -36,6 +39,7 @@ pub struct RaceCheck {
 impl RaceCheck {
     pub fn new(config: Config, halt_on_race: bool) -> Result<Self, ConfigError> {
         Ok(RaceCheck {
+            line_size: config.geometry.line_size,
             detector: Detector::new(config)?,
             halt_on_race,
             races: 0,
@@ -51,6 +55,7 @@ impl RaceCheck {
             landmarks: self.landmarks,
             stream_errors: self.stream_errors,
             first_stream_error: self.first_stream_error,
+            line_size: self.line_size,
         }
     }
 

@@ -22,14 +22,21 @@ impl SourceMap {
         &self.symbols
     }
 
-    /// `file:line` of a code address, if known.
+    /// `file:line` of a code address, if known; for inlined code, followed by where it was
+    /// inlined, outwards: `vbx.h:242 inlined at app.c:143` (the firmware's own line last).
     pub fn line_of(&self, pc: u32) -> Option<String> {
-        let loc = self.lines.as_ref()?.find_location(pc as u64).ok()??;
-        let file = loc.file?.trim_start_matches("./");
-        Some(match loc.line {
-            Some(line) => format!("{file}:{line}"),
-            None => file.to_string(),
-        })
+        let loader = self.lines.as_ref()?;
+        let mut lines = Vec::new();
+        if let Ok(mut frames) = loader.find_frames(pc as u64) {
+            while let Ok(Some(frame)) = frames.next() {
+                lines.extend(frame.location.as_ref().and_then(file_line));
+            }
+        }
+        lines.dedup(); // A call inlined on its own line reads "f.c:1 inlined at f.c:1" otherwise.
+        if lines.is_empty() {
+            lines.extend(file_line(&loader.find_location(pc as u64).ok()??));
+        }
+        (!lines.is_empty()).then(|| lines.join(" inlined at "))
     }
 
     /// A code address as `0x80000124 <main+0x10> (app.c:57)`.
@@ -45,6 +52,14 @@ impl SourceMap {
             off => format!("{}+{off:#x}", s.name),
         })
     }
+}
+
+fn file_line(loc: &addr2line::Location) -> Option<String> {
+    let file = loc.file?.trim_start_matches("./");
+    Some(match loc.line {
+        Some(line) => format!("{file}:{line}"),
+        None => file.to_string(),
+    })
 }
 
 pub struct Code<'a> {

@@ -121,10 +121,10 @@ fn run_one(path: &Path, variant: &Variant, max_insns: u64) -> Result<Row, ElfErr
     };
     let stats = machine.stats();
     let findings = machine.into_sink().finish();
-    let signature = findings
-        .report
-        .entries()
-        .map(|e| format!("{}/{}", short(e.first.a.id.kind), short(e.first.b.id.kind)))
+    let groups = findings.report.groups();
+    let signature = groups
+        .iter()
+        .map(|g| format!("{}/{}", short(g.first().a.id.kind), short(g.first().b.id.kind)))
         .collect::<Vec<_>>()
         .join(" ");
     let cache = stats.cache.unwrap_or_default();
@@ -136,7 +136,7 @@ fn run_one(path: &Path, variant: &Variant, max_insns: u64) -> Result<Row, ElfErr
         cycles: stats.cycles,
         miss_rate: cache.miss_rate(),
         writebacks: cache.writebacks,
-        races: findings.report.len(),
+        races: groups.len(),
         signature,
     })
 }

@@ -27,6 +27,12 @@ impl Symbols {
         self.sorted.iter().find(|s| s.name == name).map(|s| s.addr)
     }
 
+    /// The addresses of every symbol called `name` (a `static` function may have a copy per
+    /// object file), in address order.
+    pub fn addrs_of<'a>(&'a self, name: &'a str) -> impl Iterator<Item = u32> + 'a {
+        self.sorted.iter().filter(move |s| s.name == name).map(|s| s.addr)
+    }
+
     /// The symbol containing `addr`: the nearest one at or below it, if its size covers
     /// `addr` or it is a label without a size (as in hand-written assembly), as objdump
     /// resolves addresses.

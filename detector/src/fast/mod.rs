@@ -12,7 +12,7 @@
 //! | CPU node at `p` | `p` | `p` |
 //! | engine node requested at `q` | `q` | first `sync` after `q` |
 //! | `wb` of a cached access at `p` (write, or Thm 3.3 read) | `p` | next clean/flush/inval of its line |
-//! | `alloc` of a cached read at `p` | last flush/inval of its line before `p` (0: none) | `p` |
+//! | `alloc` of a cached read at `p` (and, under whole-line write-back, of a cached write: see `detector/README.md`) | last flush/inval of its line before `p` (0: none) | `p` |
 //!
 //! These are what the graph's edges give. Edges *into* the engine from elsewhere are request
 //! edges, and *out of* it are sync edges; edges into cache nodes come only from the CPU (the
@@ -92,7 +92,7 @@ mod lines;
 
 use crate::bytes::{self, LineMask};
 use crate::config::{Config, ConfigError, StreamError};
-use crate::event::{Access, CacheOp, Event, Origin, Pos, Range, Scope, Space};
+use crate::event::{Access, CacheOp, Event, Origin, Pos, Range, Scope, Space, WriteBack};
 use crate::node::{Footprint, NodeId, NodeKind};
 use crate::race::{Race, RaceNode};
 
@@ -177,6 +177,7 @@ impl FastDetector {
             Event::Request { request, origin } => {
                 self.now += 1;
                 self.engine.request(self.now, *request, *origin);
+                self.cpu_log.request(self.now);
             }
             Event::Sync { .. } => {
                 let completed = self.engine.sync(self.now + 1)?;
@@ -245,9 +246,7 @@ impl FastDetector {
             succ: Some(self.now),
         };
         let footprint = Footprint::access(access, range);
-        let in_flight: Vec<(RaceNode, Vec<Range>)> =
-            self.engine.unsynced().iter().map(|e| (e.node, e.footprint.space(space).conflicts(&footprint))).collect();
-        for (engine_node, bytes) in in_flight {
+        for (engine_node, bytes) in self.in_flight_conflicts(space, access, range, &footprint) {
             self.report(engine_node, node, space, bytes);
         }
         if space == Space::Dram && self.config.cpu_uncached_vs_cache {
@@ -268,6 +267,42 @@ impl FastDetector {
         if self.engine.oldest_pending().is_some() {
             self.cpu_log.push(LoggedAccess { node, space, footprint });
         }
+    }
+
+    /// The unsynced engine nodes a CPU access (`range`, as `footprint`, in `space`) conflicts with, each
+    /// with the common bytes, in request order. In DRAM they are looked up in the DRAM index
+    /// (which holds every unsynced DMA transfer over its host bytes), so an access costs the
+    /// nodes over its bytes, not every node in flight: a long unsynced run of DMAs and vector
+    /// instructions followed by a loop of uncached loads stays linear.
+    fn in_flight_conflicts(
+        &self,
+        space: Space,
+        access: Access,
+        range: Range,
+        footprint: &Footprint,
+    ) -> Vec<(RaceNode, Vec<Range>)> {
+        let mut found: Vec<(RaceNode, Vec<Range>)> = match space {
+            Space::Dram => {
+                self.dram
+                    .overlapping(range)
+                    .into_iter()
+                    .filter_map(|(key, bytes)| {
+                        let n = self.dram.node(key)?;
+                        let conflicts = n.node.id.kind.is_engine() && !n.synced() && (n.writes || access == Access::Write);
+                        conflicts.then_some((n.node, bytes))
+                    })
+                    .collect()
+            }
+            Space::Scratchpad => self
+                .engine
+                .unsynced()
+                .iter()
+                .map(|e| (e.node, e.footprint.space(space).conflicts(footprint)))
+                .filter(|(_, bytes)| !bytes.is_empty())
+                .collect(),
+        };
+        found.sort_by_key(|(n, _)| n.id.pos);
+        found
     }
 
     /// A cached access at `self.now`.
@@ -326,6 +361,10 @@ impl FastDetector {
     /// A cached write (at `self.now`) of `part`, within `line`.
     #[inline]
     fn cached_write(&mut self, line: u32, part: Range, origin: Origin) {
+        if self.config.geometry.write_back == WriteBack::Line {
+            // Its `alloc`: the line's other bytes go back to memory as they were fetched.
+            self.cached_read(line, origin);
+        }
         let horizon = self.horizon();
         let look = self.lines.write(line, part, self.now, origin, horizon);
         if look.flagged && !look.newly_dirty.is_empty() {

@@ -83,8 +83,12 @@ void *vbx_uncached_malloc(size_t num_bytes);
 void vbx_uncached_free(void *p);
 
 /* A buffer starting on a VBX_PADDING() boundary, whose last padding unit is private, in
- * uncached memory. The raw block pointer sits in the pointer-sized slot just below it. */
-static inline void *vbx_shared_malloc(size_t num_bytes)
+ * uncached memory. The raw block pointer sits in the pointer-sized slot just below it.
+ * Never inlined or cloned (`noipa`; each object file keeps its own copy, with its own
+ * VBX_PADDING()): mxpsim's race reports name heap blocks by the allocator function that
+ * returned them, watched at its entry (size in a0) and return, so the shared buffer must come
+ * from a function of this name with the C calling convention. */
+__attribute__((noipa, unused)) static void *vbx_shared_malloc(size_t num_bytes)
 {
     size_t pad = VBX_PADDING();
     void *raw = vbx_uncached_malloc(num_bytes + sizeof(void *) + 2 * pad);
@@ -95,7 +99,7 @@ static inline void *vbx_shared_malloc(size_t num_bytes)
     return (void *)user;
 }
 
-static inline void vbx_shared_free(void *p)
+__attribute__((noipa, unused)) static void vbx_shared_free(void *p)
 {
     if (p != NULL)
         vbx_uncached_free(((void **)p)[-1]);

@@ -4,6 +4,7 @@
  */
 #include "vbx.h"
 #include "vbx_port.h"
+#include <malloc.h>
 
 /* Flush by address (an integer: the bytes are not read by the CPU). */
 static void flush_range(uint32_t addr, size_t len)
@@ -43,5 +44,12 @@ void *vbx_uncached_malloc(size_t num_bytes)
 
 void vbx_uncached_free(void *p)
 {
-    free(VBX_CACHED_ADDR(p));
+    void *block = VBX_CACHED_ADDR(p);
+    /* The block goes back to the heap, which hands memory out as cached: drop every line of
+     * it the cache may hold. The DMA and the uncached alias wrote it behind the cache's back,
+     * so a line fetched (or prefetched) before they did would be stale when the memory is
+     * reused -- and the heap's own header accesses would fetch one. (Flush, not invalidate: a
+     * line at the block's edges may hold a neighbour's dirty bytes.) */
+    flush_range(VBX_WORD_(block), malloc_usable_size(block));
+    free(block);
 }

@@ -89,6 +89,14 @@ impl DecodeCache {
         }
     }
 
+    /// Forgets the instruction at `pc`, if cached.
+    pub fn forget(&mut self, pc: u32) {
+        let e = &mut self.entries[index(pc)];
+        if e.pc == pc {
+            e.pc = EMPTY;
+        }
+    }
+
     /// `fence.i`: forget everything.
     pub fn flush(&mut self) {
         for e in self.entries.iter_mut() {

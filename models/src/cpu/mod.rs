@@ -14,10 +14,11 @@ mod trap;
 
 use crate::bus::{Access, Bus, CacheOp, MemFault, Width};
 use csr::{Csrs, Priv};
-use decode::{Insn, Op};
+use decode::{decode, Insn, Op};
 use decode_cache::DecodeCache;
 use timing::{CostTable, CpuTiming};
 pub use trap::{Cause, Trap};
+use std::collections::BTreeMap;
 
 /// The semihosting call sequence around an `ebreak`: `slli x0, x0, 0x1f; ebreak; srai x0, x0, 7`.
 const SEMIHOST_PRE: u32 = 0x01f0_1013;
@@ -49,6 +50,10 @@ pub enum Exit {
     Semihost,
     /// The bus asked to stop (a `tohost` write).
     Halt,
+    /// The hart reached a probed address (see [`Hart::add_probe`]) and stopped before the
+    /// instruction there: nothing of it has executed, and the registers are as on arrival.
+    /// The next [`Hart::run`] executes it.
+    Probe,
     /// A trap was taken while the previous trap's handler had not yet retired an
     /// instruction: the handler cannot run (no handler installed, or it faults itself).
     TrapLoop { first: Trap, first_pc: u32, second: Trap, second_pc: u32 },
@@ -71,6 +76,12 @@ pub struct Hart {
     /// The last trap taken and the step it was taken at: a trap at the very next step means
     /// the handler did not retire a single instruction.
     last_trap: Option<(Trap, u32, u64)>,
+    /// Addresses where the hart stops before executing (each with the number of times it was
+    /// added). They are never kept in the decoded-instruction cache, so they cost nothing on
+    /// the fast path: only a miss looks here.
+    probes: BTreeMap<u32, u32>,
+    /// The probe the caller was last stopped at: running on from it executes the instruction.
+    probe_reported: Option<u32>,
 }
 
 impl Hart {
@@ -85,6 +96,25 @@ impl Hart {
             costs: CostTable::new(timing),
             taken_branch: timing.taken_branch as u64,
             last_trap: None,
+            probes: BTreeMap::new(),
+            probe_reported: None,
+        }
+    }
+
+    /// Makes the hart stop with [`Exit::Probe`] whenever it is about to execute the
+    /// instruction at `pc`. Probes nest: each `add_probe` needs its own `remove_probe`.
+    pub fn add_probe(&mut self, pc: u32) {
+        *self.probes.entry(pc).or_insert(0) += 1;
+        self.decoded.forget(pc);
+    }
+
+    /// Undoes one [`Hart::add_probe`] of `pc`.
+    pub fn remove_probe(&mut self, pc: u32) {
+        if let Some(count) = self.probes.get_mut(&pc) {
+            *count -= 1;
+            if *count == 0 {
+                self.probes.remove(&pc);
+            }
         }
     }
 
@@ -102,14 +132,24 @@ impl Hart {
     /// Runs until `budget` instructions and traps have been executed or something needs the
     /// caller (see [`Exit`]).
     pub fn run<B: Bus, O: Observer>(&mut self, bus: &mut B, obs: &mut O, budget: u64) -> Exit {
+        // The probe the caller was stopped at: this time its instruction runs.
+        let mut resume = self.probe_reported.take();
         for _ in 0..budget {
             self.steps += 1;
             let pc = self.pc;
             let (insn, raw) = match self.decoded.get(pc) {
                 Some(hit) => hit,
+                None if self.probes.contains_key(&pc) && resume != Some(pc) => {
+                    self.steps -= 1;
+                    self.probe_reported = Some(pc);
+                    return Exit::Probe;
+                }
                 None => match bus.fetch(pc) {
+                    // A probed instruction is decoded afresh each time, never cached.
+                    Ok(raw) if self.probes.contains_key(&pc) => (decode(raw), raw),
                     Ok(raw) => (self.decoded.insert(pc, raw), raw),
                     Err(fault) => {
+                        resume = None;
                         let trap = Trap::new(Cause::InsnAccessFault, fault.addr());
                         if let Some(exit) = self.take_trap(pc, trap, obs) {
                             return exit;
@@ -118,6 +158,7 @@ impl Hart {
                     }
                 },
             };
+            resume = None;
             match self.execute(bus, insn, raw, pc) {
                 Ok(next) => {
                     self.x[0] = 0;

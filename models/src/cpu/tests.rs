@@ -398,3 +398,40 @@ mod fuzz {
         }
     }
 }
+
+#[test]
+fn probe_stops_before_the_instruction_every_time_until_removed() {
+    // Loop: addi x12, x12, 1 ; jal x0, -4  (the probe is on the addi)
+    let (mut hart, mut bus) = machine(&[addi(12, 12, 1), jal(0, -4)]);
+    hart.run(&mut bus, &mut (), 4); // two passes: the addi is now in the decoded cache
+    assert_eq!(hart.x[12], 2);
+    hart.add_probe(BASE);
+    for pass in 3..=5 {
+        assert_eq!(hart.run(&mut bus, &mut (), 10), Exit::Probe);
+        assert_eq!((hart.pc, hart.x[12]), (BASE, pass - 1), "stopped before the addi");
+        let steps = hart.steps;
+        assert_eq!(hart.run(&mut bus, &mut (), 2), Exit::Budget, "running on executes it");
+        assert_eq!((hart.x[12], hart.steps), (pass, steps + 2));
+    }
+    // Nested adds need as many removes.
+    hart.add_probe(BASE);
+    hart.remove_probe(BASE);
+    assert_eq!(hart.run(&mut bus, &mut (), 10), Exit::Probe);
+    hart.remove_probe(BASE);
+    hart.run(&mut bus, &mut (), 2);
+    assert_eq!(hart.run(&mut bus, &mut (), 10), Exit::Budget);
+    assert_eq!(hart.x[12], 6 + 5);
+}
+
+#[test]
+fn a_probe_removed_at_its_stop_and_added_again_still_stops() {
+    // The heap watch's return probes: removed when hit, added again for the next call.
+    let (mut hart, mut bus) = machine(&[addi(12, 12, 1), jal(0, -4)]);
+    for pass in 1..=3 {
+        hart.add_probe(BASE);
+        assert_eq!(hart.run(&mut bus, &mut (), 10), Exit::Probe);
+        hart.remove_probe(BASE);
+        assert_eq!(hart.run(&mut bus, &mut (), 2), Exit::Budget);
+        assert_eq!(hart.x[12], pass);
+    }
+}

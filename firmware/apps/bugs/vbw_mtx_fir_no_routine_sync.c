@@ -1,0 +1,15 @@
+/*
+ * vbw_mtx_fir_no_routine_sync.c - injected bug in the port of vbw_mtx_fir_t (sdk-programs.md
+ * section 2.5): the vbx_sync() at the end of vbw_mtx_2Dfir_byte is removed, so printing and
+ * verifying vector_out race with the routine's last DMA-outs.
+ * The bug is inside the vbxware routine, and libvbxware.a holds it without the bug: this
+ * program compiles its own copy of vbxware/vbw_mtx_fir.c with the switch on, under a name of
+ * its own (the header's prototype and the call are renamed with it), so the library's copy is
+ * neither linked in nor in conflict.
+ * The race checker must report it (tests/race_check.rs); the data may or may not come out
+ * wrong in a given run, so tests/firmware.rs does not run it.
+ */
+#define BUG_NO_ROUTINE_SYNC 1
+#define vbw_mtx_2Dfir_byte vbw_mtx_2Dfir_byte_no_sync
+#include "../vbxware/vbw_mtx_fir.c"
+#include "../vbw_mtx_fir.c"

@@ -1,0 +1,42 @@
+/*
+ * vbw_mtx_median.h - vbxware: 2-D median filters over an image in external memory
+ * (mxp-spec.md section 7.2): the byte instance of the SDK's median template
+ * (vbw_mtx_median_ext_byte) and the per-channel aRGB median (vbw_mtx_median_ext_argb32).
+ */
+#ifndef VBW_MTX_MEDIAN_H
+#define VBW_MTX_MEDIAN_H
+
+#include "vbx.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * output[l * image_pitch + k] = the median of the filter_height x filter_width window of
+ * signed bytes whose top-left corner is input[l * image_pitch + k], for
+ * l < image_height - filter_height and k < image_width - filter_width; nothing else of output
+ * is written. filter_height * filter_width must be odd. Runs on the MXP and waits for it
+ * (ends with vbx_sync()). Returns VBW_SUCCESS, or VBW_ERROR_SP_ALLOC_FAILED when the
+ * scratchpad cannot hold the window of one image row.
+ */
+int vbw_mtx_median_ext_byte(int8_t *output, int8_t *input, const int filter_height,
+                            const int filter_width, const int image_height, const int image_width,
+                            const int image_pitch);
+
+/*
+ * The same on 32-bit pixels, each of the four bytes filtered on its own (unsigned): for
+ * l < image_height - filter_height, whole rows of image_width pixels of output are written
+ * (columns k >= image_width - filter_width hold meaningless values). output may equal input
+ * (in place): a band's rows are written only after the rows it reads, and later bands read
+ * only rows below it. Waits for the MXP; returns as vbw_mtx_median_ext_byte.
+ */
+int vbw_mtx_median_ext_argb32(unsigned *output, unsigned *input, const int filter_height,
+                              const int filter_width, const int image_height,
+                              const int image_width, const int image_pitch);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
