@@ -24,6 +24,8 @@ pub struct Findings {
     pub first_stream_error: Option<StreamError>,
     /// The cache line size the check assumed.
     pub line_size: u32,
+    /// Events observed.
+    pub events: u64,
 }
 
 pub struct RaceCheck {
@@ -31,6 +33,7 @@ pub struct RaceCheck {
     line_size: u32,
     halt_on_race: bool,
     races: usize,
+    events: u64,
     landmarks: BTreeMap<Pos, Landmark>,
     stream_errors: u64,
     first_stream_error: Option<StreamError>,
@@ -43,6 +46,7 @@ impl RaceCheck {
             detector: Detector::new(config)?,
             halt_on_race,
             races: 0,
+            events: 0,
             landmarks: BTreeMap::new(),
             stream_errors: 0,
             first_stream_error: None,
@@ -56,6 +60,7 @@ impl RaceCheck {
             stream_errors: self.stream_errors,
             first_stream_error: self.first_stream_error,
             line_size: self.line_size,
+            events: self.events,
         }
     }
 
@@ -104,6 +109,7 @@ impl RaceCheck {
 impl EventSink for RaceCheck {
     #[inline]
     fn emit(&mut self, event: Event) {
+        self.events += 1;
         // Cached accesses (nearly every event) are no landmarks.
         if let Event::Cached { .. } = event {
             self.observe(&event);

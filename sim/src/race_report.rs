@@ -233,9 +233,10 @@ impl Renderer<'_> {
         let occurrences: u64 = groups.iter().map(|g| g.occurrences()).sum();
         let _ = write!(
             out,
-            "mxpsim: race check: {total} distinct race{} ({occurrences} occurrence{})",
+            "mxpsim: race check: {total} distinct race{} ({occurrences} occurrence{}) in {} events",
             if total == 1 { "" } else { "s" },
-            if occurrences == 1 { "" } else { "s" }
+            if occurrences == 1 { "" } else { "s" },
+            self.findings.events
         );
         if self.findings.stream_errors > 0 {
             let _ = write!(out, "\nmxpsim: warning: {} malformed events were ignored", self.findings.stream_errors);
@@ -294,7 +295,7 @@ impl Renderer<'_> {
     /// The JSON report.
     pub fn json(&self) -> String {
         let races: Vec<Value> = self.findings.report.groups().iter().map(|g| self.group_json(g)).collect();
-        let value = json!({ "races": races, "stream_errors": self.findings.stream_errors });
+        let value = json!({ "races": races, "events": self.findings.events, "stream_errors": self.findings.stream_errors });
         serde_json::to_string_pretty(&value).expect("plain data") + "\n"
     }
 }
