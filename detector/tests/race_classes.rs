@@ -175,6 +175,31 @@ fn stale_line_read_after_sync_without_invalidate() {
     assert!(race_kinds(line_config(), &stale_line(true)).is_empty());
 }
 
+/// A store after the sync into a line that also holds a DMA-to-host destination, with the
+/// line possibly fetched before the DMA wrote it: under whole-line write-back the store's
+/// write-back carries the fetched (stale) bytes back over the DMA's (the write-allocate
+/// `alloc` of `detector/README.md`). Invalidating the line after the sync orders the fetch.
+fn store_into_line_written_by_dma(invalidate_after_sync: bool) -> Program {
+    let mut p = Program::default();
+    p.cached(Access::Read, BASE + 0xc0, 4); // the line is cached before the DMA
+    p.dma_now(DmaDir::ToHost, Range::new(BASE + 0xc4, 8), Range::new(0, 8));
+    p.sync();
+    if invalidate_after_sync {
+        p.maintain(CacheOp::Flush, Scope::Line(BASE + 0xc0));
+    }
+    p.cached(Access::Write, BASE + 0xc0, 4); // a neighbour of the DMA's bytes
+    p
+}
+
+#[test]
+fn store_after_sync_writes_back_bytes_fetched_before_the_dma() {
+    let program = store_into_line_written_by_dma(false);
+    assert_eq!(race_kinds(line_config(), &program), vec![(NodeKind::Alloc, NodeKind::DmaToHost)]);
+    assert!(race_kinds(line_config(), &store_into_line_written_by_dma(true)).is_empty());
+    // With byte-granular write-back only the stored bytes go back: no race.
+    assert!(race_kinds(config(LINE, WriteBack::DirtyBytes, false), &program).is_empty());
+}
+
 /// The CPU touches the scratchpad while a DMA into it may still run, once before the engine
 /// runs it and once after.
 fn scratchpad_before_sync(wait: bool) -> Program {
