@@ -69,6 +69,27 @@ fn offline_detection_of_a_recorded_trace_gives_the_same_report() {
     let not_a_trace = mxpsim(&["detect", &elf]);
     assert_eq!(not_a_trace.status.code(), Some(124));
     assert!(stderr(&not_a_trace).contains("not an mxpsim event trace"));
+
+    // Heap blocks travel in the trace: the offline report names them too.
+    let (trace, online, offline) = (temp("va.trace"), temp("va-online.txt"), temp("va-offline.txt"));
+    let app = common::elf("apps", "vbw_vec_add_2021");
+    let run = mxpsim(&[
+        "run",
+        "--race-check",
+        "--cache",
+        "line=64",
+        "--record-trace",
+        &trace,
+        "--report-file",
+        &online,
+        &app,
+    ]);
+    assert_eq!(run.status.code(), Some(66), "{}", stderr(&run));
+    let det = mxpsim(&["detect", &trace, "--elf", &app, "--report-file", &offline]);
+    assert_eq!(det.status.code(), Some(66), "{}", stderr(&det));
+    let online = std::fs::read_to_string(online).unwrap();
+    assert!(online.contains("from vbx_shared_malloc at"), "{online}");
+    assert_eq!(online, std::fs::read_to_string(offline).unwrap());
 }
 
 #[test]
@@ -176,7 +197,7 @@ fn source_line(source: &str, text: &str) -> String {
 /// from 16- and 32-byte lines.
 #[test]
 fn vbw_vec_add_has_the_papers_race_with_64_byte_lines() {
-    let app = elf("apps", "vbw_vec_add_2021");
+    let app = common::elf("apps", "vbw_vec_add_2021");
     let o = mxpsim(&["--race-check", "--cache", "line=64", &app]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(66), "{err}");
@@ -188,7 +209,10 @@ fn vbw_vec_add_has_the_papers_race_with_64_byte_lines() {
     let scalar_out = source_line(source, "*scalar_out = malloc");
     assert!(err.contains(&format!("bytes +0x0..+0x10 of heap block")), "{err}");
     assert!(err.contains(&format!("(65536 bytes from vbx_shared_malloc at")) && err.contains(&vector_in1), "{err}");
-    assert!(err.contains("holds") && err.contains(&format!("(65536 bytes from malloc at")) && err.contains(&scalar_out), "{err}");
+    assert!(
+        err.contains("holds") && err.contains(&format!("(65536 bytes from malloc at")) && err.contains(&scalar_out),
+        "{err}"
+    );
     assert!(String::from_utf8_lossy(&o.stdout).contains("Test passed!"), "the race is latent in this run");
     for line in ["line=32", "line=16"] {
         let o = mxpsim(&["--race-check", "--cache", line, &app]);
@@ -224,17 +248,28 @@ fn vbw_mtx_motest_has_the_papers_race_with_64_byte_lines() {
 #[test]
 fn injected_bugs_are_all_reported() {
     let names = |dir: &str| -> Vec<String> {
-        let mut v: Vec<String> = std::fs::read_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("firmware/bin").join(dir))
-            .unwrap()
-            .map(|e| e.unwrap().path().file_stem().unwrap().to_str().unwrap().to_string())
-            .collect();
+        let mut v: Vec<String> =
+            std::fs::read_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("firmware/bin").join(dir))
+                .unwrap()
+                .map(|e| e.unwrap().path().file_stem().unwrap().to_str().unwrap().to_string())
+                .collect();
         v.sort();
         v
     };
     let (apps, bugs) = (names("apps"), names("apps-bugs"));
     let distinct_races = |dir: &str, name: &str| -> u64 {
         let file = temp(&format!("bug-{name}.json"));
-        let o = mxpsim(&["run", "--race-check", "--cache", "line=16", "--report-format", "json", "--report-file", &file, &elf(dir, name)]);
+        let o = mxpsim(&[
+            "run",
+            "--race-check",
+            "--cache",
+            "line=16",
+            "--report-format",
+            "json",
+            "--report-file",
+            &file,
+            &elf(dir, name),
+        ]);
         assert!(matches!(o.status.code(), Some(0 | 66)), "{name}: {}", stderr(&o));
         let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
         v["races"].as_array().unwrap().len() as u64
@@ -242,7 +277,8 @@ fn injected_bugs_are_all_reported() {
     for app in apps.iter().filter(|a| !a.ends_with("_2021")) {
         // A bug belongs to the longest app name it starts with (vbw_mtx_median_argb32_… is
         // not vbw_mtx_median's).
-        let owner = |bug: &str| apps.iter().filter(|a| bug.starts_with(&format!("{a}_"))).max_by_key(|a| a.len()).cloned();
+        let owner =
+            |bug: &str| apps.iter().filter(|a| bug.starts_with(&format!("{a}_"))).max_by_key(|a| a.len()).cloned();
         let variants: Vec<&String> = bugs.iter().filter(|b| owner(b).as_ref() == Some(app)).collect();
         assert!(variants.len() >= 2, "{app} has {} injected-bug variants", variants.len());
         let own = distinct_races("apps", app);

@@ -27,7 +27,8 @@ fn verdict_lines(csv: &str) -> String {
         // The cache column holds commas itself ("line=16,wb=line"): it is quoted.
         let fields = split_csv(line);
         let row: Vec<&str> = keep.iter().map(|&i| fields[i].as_str()).collect();
-        out += &format!("{:<24} {:<16} {:>3} {:>5}  {}\n", row[0], row[1], row[2], row[3], row[4]).replace("  \n", "\n");
+        out +=
+            &format!("{:<24} {:<16} {:>3} {:>5}  {}\n", row[0], row[1], row[2], row[3], row[4]).replace("  \n", "\n");
     }
     out
 }

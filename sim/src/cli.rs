@@ -3,8 +3,8 @@
 use crate::config::{parse_size, MachineConfig};
 use crate::elf;
 use crate::event_trace::{Frame, TraceError, TraceReader, TraceWriter};
-use crate::heap::{HeapEvent, HeapLog};
 use crate::exit_code::Failure;
+use crate::heap::{HeapEvent, HeapLog};
 use crate::machine::{Machine, Outcome};
 use crate::race_check::{Findings, RaceCheck};
 use crate::race_report::Renderer;

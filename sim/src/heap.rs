@@ -227,8 +227,11 @@ impl HeapLog {
     /// contains another one found is left out), in address order.
     pub fn overlapping(&self, start: u32, len: u32, cycle: u64) -> Vec<&Block> {
         let end = start as u64 + len as u64;
-        let live: Vec<&Block> =
-            self.blocks.iter().filter(|b| b.live_at(cycle) && b.start < end as u32 && (start as u64) < b.end()).collect();
+        let live: Vec<&Block> = self
+            .blocks
+            .iter()
+            .filter(|b| b.live_at(cycle) && b.start < end as u32 && (start as u64) < b.end())
+            .collect();
         // A block inside another found one replaces it; of equal ones, the later record (the
         // outer call, which returned last) stays.
         let inside = |o: &Block, b: &Block| b.start <= o.start && o.end() <= b.end();

@@ -7,8 +7,8 @@ use crate::race_check::{Findings, Landmark};
 use crate::source_map::SourceMap;
 use mxpsim_detector::event::{CacheOp, Pos, Range, Request, Scope, Space};
 use mxpsim_detector::node::NodeKind;
-use mxpsim_detector::race::RaceGroup;
 use mxpsim_detector::race::Race;
+use mxpsim_detector::race::RaceGroup;
 use mxpsim_detector::RaceNode;
 use serde_json::{json, Value};
 use std::fmt::Write;
@@ -39,7 +39,8 @@ const JSON_RANGES: usize = 64;
 /// Byte ranges as `0x10..0x20, 0x40..0x48`; past the first few, a count.
 fn ranges(bytes: &[Range]) -> String {
     const SHOWN: usize = 8;
-    let mut text = bytes.iter().take(SHOWN).map(|r| format!("{:#x}..{:#x}", r.start, r.end())).collect::<Vec<_>>().join(", ");
+    let mut text =
+        bytes.iter().take(SHOWN).map(|r| format!("{:#x}..{:#x}", r.start, r.end())).collect::<Vec<_>>().join(", ");
     if bytes.len() > SHOWN {
         let total: u64 = bytes.iter().map(|r| r.len as u64).sum();
         let _ = write!(text, " and {} more ranges ({total} bytes in all)", bytes.len() - SHOWN);
@@ -159,7 +160,13 @@ impl Renderer<'_> {
     /// A heap block, as `heap block 0x80410050 (16384 bytes from vbx_shared_malloc at …)`.
     fn block(&self, b: &Block, cycle: u64) -> String {
         let freed = if b.freed.is_some_and(|f| f <= cycle) { "freed " } else { "" };
-        format!("{freed}heap block {:#010x} ({} bytes from {} at {})", b.start, b.size, b.function, self.at(b.call_site))
+        format!(
+            "{freed}heap block {:#010x} ({} bytes from {} at {})",
+            b.start,
+            b.size,
+            b.function,
+            self.at(b.call_site)
+        )
     }
 
     /// The race's bytes as part of the heap block that held them when the race happened.
@@ -169,7 +176,8 @@ impl Renderer<'_> {
         let cycle = race_cycle(race);
         let block = self.heap.owner(first.start, cycle)?;
         let off = |addr: u64| addr - block.start as u64;
-        let mut text = format!("bytes +{:#x}..+{:#x} of {}", off(first.start as u64), off(last), self.block(block, cycle));
+        let mut text =
+            format!("bytes +{:#x}..+{:#x} of {}", off(first.start as u64), off(last), self.block(block, cycle));
         if last > block.end() {
             text.push_str(" and beyond");
         }
@@ -295,7 +303,8 @@ impl Renderer<'_> {
     /// The JSON report.
     pub fn json(&self) -> String {
         let races: Vec<Value> = self.findings.report.groups().iter().map(|g| self.group_json(g)).collect();
-        let value = json!({ "races": races, "events": self.findings.events, "stream_errors": self.findings.stream_errors });
+        let value =
+            json!({ "races": races, "events": self.findings.events, "stream_errors": self.findings.stream_errors });
         serde_json::to_string_pretty(&value).expect("plain data") + "\n"
     }
 }

@@ -47,9 +47,12 @@ impl CpuLog {
         });
         match joinable {
             Some(entry) => {
-                let f = &mut entry.footprint;
-                f.reads = bytes::normalize(std::mem::take(&mut f.reads).into_iter().chain(access.footprint.reads).collect());
-                f.writes = bytes::normalize(std::mem::take(&mut f.writes).into_iter().chain(access.footprint.writes).collect());
+                for r in access.footprint.reads {
+                    bytes::insert(&mut entry.footprint.reads, r);
+                }
+                for r in access.footprint.writes {
+                    bytes::insert(&mut entry.footprint.writes, r);
+                }
             }
             None => self.entries.push_back(access),
         }

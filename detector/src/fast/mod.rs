@@ -282,17 +282,16 @@ impl FastDetector {
         footprint: &Footprint,
     ) -> Vec<(RaceNode, Vec<Range>)> {
         let mut found: Vec<(RaceNode, Vec<Range>)> = match space {
-            Space::Dram => {
-                self.dram
-                    .overlapping(range)
-                    .into_iter()
-                    .filter_map(|(key, bytes)| {
-                        let n = self.dram.node(key)?;
-                        let conflicts = n.node.id.kind.is_engine() && !n.synced() && (n.writes || access == Access::Write);
-                        conflicts.then_some((n.node, bytes))
-                    })
-                    .collect()
-            }
+            Space::Dram => self
+                .dram
+                .overlapping(range)
+                .into_iter()
+                .filter_map(|(key, bytes)| {
+                    let n = self.dram.node(key)?;
+                    let conflicts = n.node.id.kind.is_engine() && !n.synced() && (n.writes || access == Access::Write);
+                    conflicts.then_some((n.node, bytes))
+                })
+                .collect(),
             Space::Scratchpad => self
                 .engine
                 .unsynced()

@@ -16,9 +16,9 @@ use crate::bus::{Access, Bus, CacheOp, MemFault, Width};
 use csr::{Csrs, Priv};
 use decode::{decode, Insn, Op};
 use decode_cache::DecodeCache;
+use std::collections::BTreeMap;
 use timing::{CostTable, CpuTiming};
 pub use trap::{Cause, Trap};
-use std::collections::BTreeMap;
 
 /// The semihosting call sequence around an `ebreak`: `slli x0, x0, 0x1f; ebreak; srai x0, x0, 7`.
 const SEMIHOST_PRE: u32 = 0x01f0_1013;
