@@ -105,7 +105,7 @@ impl HeapWatch {
         // Returns first: calls that tail-called each other return here together.
         while let Some(i) = self.pending.iter().rposition(|p| p.ret == pc && p.sp == hart.x[SP]) {
             // Calls above the one returning were abandoned (longjmp): forget them.
-            for abandoned in self.pending.drain(i + 1..).collect::<Vec<_>>() {
+            for abandoned in self.pending.drain(i + 1..) {
                 hart.remove_probe(abandoned.ret);
             }
             let call = self.pending.pop().expect("found above");
@@ -230,7 +230,7 @@ impl HeapLog {
         let live: Vec<&Block> = self
             .blocks
             .iter()
-            .filter(|b| b.live_at(cycle) && b.start < end as u32 && (start as u64) < b.end())
+            .filter(|b| b.live_at(cycle) && (b.start as u64) < end && (start as u64) < b.end())
             .collect();
         // A block inside another found one replaces it; of equal ones, the later record (the
         // outer call, which returned last) stays.
