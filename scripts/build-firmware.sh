@@ -17,6 +17,8 @@
 #   firmware/mxp-tests/*.c -> bin/mxp-tests/NAME.elf (vbx SDK programs for the MXP)
 #   firmware/apps/*.c      -> bin/apps/NAME.elf      (ports of the SDK benchmarks)
 #   firmware/apps/bugs/*.c -> bin/apps-bugs/NAME.elf (their injected-bug variants)
+#   firmware/race-tests/*.c -> bin/race-tests/NAME.elf (vbx SDK programs with known races,
+#                              and race-free twins; expected findings in their headers)
 #   firmware/apps/*.c  -> bin/apps/NAME.elf     (SDK benchmark ports; + firmware/apps/vbxware)
 # To add a directory (an SDK's examples, apps, ...), add one `build_dir` line in
 # build_all() below, with any extra compiler flags it needs; arguments after a `--`
@@ -220,6 +222,7 @@ build_all() {
     build_vbw_lib
     build_dir firmware/apps apps "${APP_FLAGS[@]}"
     build_dir firmware/apps/bugs apps-bugs "${APP_FLAGS[@]}"
+    build_dir firmware/race-tests race-tests "${SDK_FLAGS[@]}"
 }
 
 # --- QEMU reference run ------------------------------------------------------

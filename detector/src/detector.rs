@@ -3,20 +3,23 @@
 use crate::config::{Config, ConfigError, StreamError};
 use crate::event::{Event, Pos};
 use crate::fast::{FastDetector, StateSize};
-use crate::race::Report;
+use crate::race::{Race, Report};
 
 /// Feed events with [`Detector::observe`]; read the races so far with [`Detector::report`]
-/// (for a halt-on-first-race option, stop when `observe` returns a non-zero count); get the
-/// final report with [`Detector::finish`].
+/// (for a halt-on-first-race option, stop when `observe` returns a non-zero count) and the
+/// ones the last event revealed with [`Detector::fresh`]; get the final report with
+/// [`Detector::finish`].
 #[derive(Clone, Debug)]
 pub struct Detector {
     fast: FastDetector,
     report: Report,
+    /// The races the last event that revealed any revealed.
+    fresh: Vec<Race>,
 }
 
 impl Detector {
     pub fn new(config: Config) -> Result<Detector, ConfigError> {
-        Ok(Detector { fast: FastDetector::new(config)?, report: Report::default() })
+        Ok(Detector { fast: FastDetector::new(config)?, report: Report::default(), fresh: Vec::new() })
     }
 
     /// Takes one event; returns how many races (occurrences, before deduplication) it
@@ -29,12 +32,18 @@ impl Detector {
 
     #[inline(never)]
     fn collect_races(&mut self) -> usize {
-        let mut count = 0;
-        for race in self.fast.drain_races() {
-            self.report.add(race);
-            count += 1;
+        self.fresh.clear();
+        self.fresh.extend(self.fast.drain_races());
+        for race in &self.fresh {
+            self.report.add(race.clone());
         }
-        count
+        self.fresh.len()
+    }
+
+    /// The races the last [`Detector::observe`] that returned a non-zero count revealed (for
+    /// callers that note what they know of the moment, e.g. the last store to a line).
+    pub fn fresh(&self) -> &[Race] {
+        &self.fresh
     }
 
     /// The CPU timeline position of the last CPU node observed (0 before the first).

@@ -34,7 +34,7 @@ pub enum Space {
 }
 
 /// A half-open byte range `[start, start + len)` within one space.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Range {
     pub start: u32,
     pub len: u32,
@@ -115,11 +115,15 @@ pub enum Request {
 }
 
 /// Where a node comes from, for reports: the PC of the instruction that caused it (for engine
-/// nodes, the instruction-port store of the request) and the simulated cycle it happened at.
+/// nodes, the instruction-port store of the request), the simulated cycle it happened at, and
+/// the call context the instruction ran in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Origin {
     pub pc: u32,
     pub cycle: u64,
+    /// The producer's call-context id (the simulator's call-context tree: a node per distinct
+    /// chain of call sites). Opaque to the detector, which only carries it into reports.
+    pub ctx: u32,
 }
 
 /// One node of the happens-before model as the hardware reports it.

@@ -64,20 +64,46 @@ impl NodeKind {
     }
 }
 
+/// The names of each kind: the one table of them.
+struct Names {
+    /// The model's name (`race-semantics.md` §1).
+    model: &'static str,
+    /// Short, for tables and race classes (`wb/dma_r`).
+    short: &'static str,
+    /// Words, for rule ids and headlines (`write-back`, `dma-read`).
+    words: &'static str,
+}
+
+impl NodeKind {
+    const fn names(self) -> Names {
+        let (model, short, words) = match self {
+            NodeKind::CpuUncachedRead => ("cpu_uncached_read", "ur", "uncached-read"),
+            NodeKind::CpuUncachedWrite => ("cpu_uncached_write", "uw", "uncached-write"),
+            NodeKind::CpuSpRead => ("cpu_sp_read", "spr", "scratchpad-read"),
+            NodeKind::CpuSpWrite => ("cpu_sp_write", "spw", "scratchpad-write"),
+            NodeKind::Alloc => ("alloc", "alloc", "line-fill"),
+            NodeKind::WriteBack => ("wb", "wb", "write-back"),
+            NodeKind::DmaToScratchpad => ("dma_r", "dma_r", "dma-read"),
+            NodeKind::DmaToHost => ("dma_w", "dma_w", "dma-write"),
+            NodeKind::Vector => ("vec", "vec", "vector-op"),
+        };
+        Names { model, short, words }
+    }
+
+    /// `ur`, `uw`, `spr`, `spw`, `alloc`, `wb`, `dma_r`, `dma_w`, `vec`.
+    pub const fn short(self) -> &'static str {
+        self.names().short
+    }
+
+    /// `uncached-read`, …, `write-back`, `dma-read`, `dma-write`, `vector-op`.
+    pub const fn words(self) -> &'static str {
+        self.names().words
+    }
+}
+
 impl fmt::Display for NodeKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = match self {
-            NodeKind::CpuUncachedRead => "cpu_uncached_read",
-            NodeKind::CpuUncachedWrite => "cpu_uncached_write",
-            NodeKind::CpuSpRead => "cpu_sp_read",
-            NodeKind::CpuSpWrite => "cpu_sp_write",
-            NodeKind::Alloc => "alloc",
-            NodeKind::WriteBack => "wb",
-            NodeKind::DmaToScratchpad => "dma_r (to scratchpad)",
-            NodeKind::DmaToHost => "dma_w (to host)",
-            NodeKind::Vector => "vec",
-        };
-        f.write_str(name)
+        f.write_str(self.names().model)
     }
 }
 

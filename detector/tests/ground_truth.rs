@@ -471,7 +471,7 @@ fn outcomes_differ(prog: &[Op], sem: Semantics) -> bool {
 // ---------------------------------------------------------------------------------------
 
 fn origin(i: usize) -> Origin {
-    Origin { pc: 0x100 + 4 * i as u32, cycle: i as u64 }
+    Origin { pc: 0x100 + 4 * i as u32, cycle: i as u64, ctx: 0 }
 }
 
 /// Where engine nodes go in the stream (both legal; the verdict must not depend on it).

@@ -27,7 +27,7 @@ impl Program {
     }
 
     fn origin(&self) -> Origin {
-        Origin { pc: 0x100 + 4 * (self.pos as u32 + 1), cycle: self.pos + 1 }
+        Origin { pc: 0x100 + 4 * (self.pos as u32 + 1), cycle: self.pos + 1, ctx: 0 }
     }
 
     fn cached(&mut self, access: Access, addr: u32, len: u32) -> Pos {
@@ -278,7 +278,7 @@ fn repeats_are_counted_once_per_site_pair_in_order() {
         let event = Event::Cached {
             access: Access::Read,
             range: Range::new(BASE + 4 * i, 4),
-            origin: Origin { pc: 0x200, cycle: 0 },
+            origin: Origin { pc: 0x200, cycle: 0, ctx: 0 },
         };
         detector.observe(&event).expect("legal stream");
     }

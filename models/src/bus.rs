@@ -47,6 +47,21 @@ pub struct Access {
     pub pc: u32,
     /// The hart's cycle count when the access starts.
     pub now: u64,
+    /// The hart's call context (see [`crate::cpu::calls`]; 0 when the bus does not ask for
+    /// call contexts).
+    pub ctx: u32,
+}
+
+impl Access {
+    /// Where the events of this access come from.
+    pub fn origin(&self) -> mxpsim_detector::event::Origin {
+        self.origin_at(self.now)
+    }
+
+    /// The same, for an event completing at cycle `cycle` (a sync that waited).
+    pub fn origin_at(&self, cycle: u64) -> mxpsim_detector::event::Origin {
+        mxpsim_detector::event::Origin { pc: self.pc, cycle, ctx: self.ctx }
+    }
 }
 
 /// What the hart sees of memory.
@@ -55,6 +70,10 @@ pub struct Access {
 /// sign-extends where the instruction asks for it. Misaligned accesses are allowed and
 /// behave like the sequence of byte accesses they cover.
 pub trait Bus {
+    /// True when the memory system reports events and so wants every access to carry the
+    /// hart's call context; otherwise the hart keeps no call contexts (it costs nothing).
+    const CALL_CONTEXTS: bool = false;
+
     /// Fetches the 32-bit instruction word at `addr` (4-byte aligned; the hart checks).
     /// Instruction fetch is ideal: no stall.
     fn fetch(&mut self, addr: u32) -> Result<u32, MemFault>;

@@ -23,7 +23,7 @@ use crate::invalid::InvalidField;
 use crate::mxp::config::{MxpConfig, PORT_SIZE};
 use crate::mxp::engine::{Mxp, MxpError};
 use crate::write_buffer::WriteBuffer;
-use mxpsim_detector::event::{self, Event, Origin, Pos, Range, Scope, Space};
+use mxpsim_detector::event::{self, Event, Pos, Range, Scope, Space};
 use serde::{Deserialize, Serialize};
 
 /// The system-control registers (offsets from the region's base; 32-bit accesses).
@@ -252,7 +252,7 @@ impl<S: EventSink> MemorySystem<S> {
         if !S::ENABLED {
             return;
         }
-        let origin = Origin { pc: at.pc, cycle: at.now };
+        let origin = at.origin();
         if within_line(addr, len, self.line) {
             // Every aligned access: one event, no splitting.
             self.cpu_pos += 1;
@@ -307,7 +307,7 @@ impl<S: EventSink> MemorySystem<S> {
             }
         };
         if let Some(request) = Mxp::request_of(&cmd) {
-            self.emit(Event::Request { request, origin: Origin { pc: at.pc, cycle: at.now } });
+            self.emit(Event::Request { request, origin: at.origin() });
         }
         let (request, dram, axi) = (self.cpu_pos, &self.dram, &mut self.axi);
         let stall = match self.mxp.submit(cmd, request, at.pc, at.now, dram, axi) {
@@ -339,7 +339,7 @@ impl<S: EventSink> MemorySystem<S> {
         self.mxp.count_stall(stall);
         let (cmd, value) = self.mxp.take_reply().expect("a reply is pending");
         if cmd == crate::mxp::command::Command::Sync {
-            self.emit(Event::Sync { origin: Origin { pc: at.pc, cycle: ready } });
+            self.emit(Event::Sync { origin: at.origin_at(ready) });
         }
         (value, stall)
     }
@@ -467,7 +467,7 @@ impl<S: EventSink> MemorySystem<S> {
             (sysctl::CACHE_CTRL, sysctl::CACHE_INVAL_ALL) => CacheOp::Inval,
             _ => return 0,
         };
-        self.emit(Event::CacheMaintenance { op, scope: Scope::All, origin: Origin { pc: at.pc, cycle: at.now } });
+        self.emit(Event::CacheMaintenance { op, scope: Scope::All, origin: at.origin() });
         match self.cache.as_mut() {
             Some(cache) => {
                 let traffic = cache.maintain_all(&mut self.dram, op);
@@ -506,6 +506,8 @@ fn bytes_of(value: u32, width: Width) -> ([u8; 4], usize) {
 }
 
 impl<S: EventSink> Bus for MemorySystem<S> {
+    const CALL_CONTEXTS: bool = S::ENABLED;
+
     #[inline(always)]
     fn fetch(&mut self, addr: u32) -> Result<u32, MemFault> {
         // Code is fetched from DRAM (a perfect instruction cache that sees the coherent view).
@@ -534,7 +536,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                 self.cached_read(addr, bytes, at.now)
             }
             Target::Uncached(phys) => {
-                let origin = Origin { pc: at.pc, cycle: at.now };
+                let origin = at.origin();
                 let range = Range::new(phys, len);
                 self.emit(Event::CpuAccess { space: Space::Dram, access: event::Access::Read, range, origin });
                 self.dram.read_bytes(phys, bytes).expect("target checked");
@@ -547,7 +549,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
             }
             Target::MxpPort => return Ok(self.port_read(at, width)),
             Target::Scratchpad(off) => {
-                let origin = Origin { pc: at.pc, cycle: at.now };
+                let origin = at.origin();
                 let range = Range::new(off, len);
                 self.emit(Event::CpuAccess { space: Space::Scratchpad, access: event::Access::Read, range, origin });
                 bytes.copy_from_slice(&self.mxp.scratchpad()[off as usize..(off + len) as usize]);
@@ -580,7 +582,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                 stall
             }
             Target::Uncached(phys) => {
-                let origin = Origin { pc: at.pc, cycle: at.now };
+                let origin = at.origin();
                 let range = Range::new(phys, len as u32);
                 self.emit(Event::CpuAccess { space: Space::Dram, access: event::Access::Write, range, origin });
                 self.dram.write_bytes(phys, data).expect("target checked");
@@ -589,7 +591,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
             Target::Sysctl(offset) => self.sysctl_write(at, offset, value),
             Target::MxpPort => self.port_write(at, width, value),
             Target::Scratchpad(off) => {
-                let origin = Origin { pc: at.pc, cycle: at.now };
+                let origin = at.origin();
                 let range = Range::new(off, len as u32);
                 self.emit(Event::CpuAccess { space: Space::Scratchpad, access: event::Access::Write, range, origin });
                 self.mxp.scratchpad_mut()[off as usize..off as usize + len].copy_from_slice(data);
@@ -604,11 +606,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
         match self.target(addr, 1).ok_or(MemFault::Unmapped { addr })? {
             Target::Dram => {
                 let line = addr & !(self.line - 1);
-                self.emit(Event::CacheMaintenance {
-                    op,
-                    scope: Scope::Line(line),
-                    origin: Origin { pc: at.pc, cycle: at.now },
-                });
+                self.emit(Event::CacheMaintenance { op, scope: Scope::Line(line), origin: at.origin() });
                 let Some(cache) = self.cache.as_mut() else { return Ok(0) };
                 let traffic = cache.maintain(&mut self.dram, op, addr);
                 Ok(self.time_cache_traffic(traffic, at.now))

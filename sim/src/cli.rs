@@ -4,16 +4,16 @@ use crate::config::{parse_size, MachineConfig};
 use crate::elf;
 use crate::event_trace::{Frame, TraceError, TraceReader, TraceWriter};
 use crate::exit_code::Failure;
-use crate::heap::{HeapEvent, HeapLog};
-use crate::machine::{Machine, Outcome};
+use crate::machine::{Machine, Outcome, RunNotes};
 use crate::race_check::{Findings, RaceCheck};
-use crate::race_report::Renderer;
+use crate::report;
 use crate::semihost::Semihost;
 use crate::source_map::SourceMap;
 use crate::trace::Tracer;
 use clap::{Args, Parser, Subcommand};
 use mxpsim_detector::event::CacheGeometry;
 use mxpsim_detector::Config as DetectorConfig;
+use mxpsim_models::cpu::calls::CallTree;
 use mxpsim_models::cpu::decode::disassemble;
 use mxpsim_models::cpu::Cause;
 use mxpsim_models::events::EventSink;
@@ -177,6 +177,10 @@ struct ReportArgs {
     /// Write the race report to FILE instead of standard error.
     #[arg(long, value_name = "FILE")]
     report_file: Option<PathBuf>,
+
+    /// Frames per stack in race reports at most.
+    #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..))]
+    stack_depth: u16,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -332,7 +336,7 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
         None => None,
     };
     // One monomorphised machine per combination of sinks: an unused sink costs nothing.
-    let (status, race, recorder, heap) = match (race, recorder) {
+    let (status, race, recorder, notes) = match (race, recorder) {
         (None, None) => simulate(args, &config, image, host, ()).map(|(s, (), h)| (s, None, None, h))?,
         (Some(r), None) => simulate(args, &config, image, host, r).map(|(s, r, h)| (s, Some(r), None, h))?,
         (None, Some(t)) => simulate(args, &config, image, host, t).map(|(s, t, h)| (s, None, Some(t), h))?,
@@ -341,10 +345,10 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
         }
     };
     if let (Some(recorder), Some(path)) = (recorder, &args.record_trace) {
-        recorder.finish(&heap).map_err(io_error(path))?;
+        recorder.finish(&notes).map_err(io_error(path))?;
     }
     match race {
-        Some(race) => report_races(&args.report, &race.finish(), &source, &HeapLog::new(&heap), status),
+        Some(race) => report_races(&args.report, &race.finish(), &source, &notes, status),
         None => Ok(status),
     }
 }
@@ -359,14 +363,15 @@ fn report_races(
     args: &ReportArgs,
     findings: &Findings,
     source: &SourceMap,
-    heap: &HeapLog,
+    notes: &RunNotes,
     status: u8,
 ) -> Result<u8, Fatal> {
     let colour = args.report_file.is_none() && io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let renderer = Renderer { findings, source, heap, colour };
+    let options = report::Options { stack_depth: args.stack_depth as usize };
+    let built = report::build(findings, source, notes, &options);
     let text = match args.report_format {
-        ReportFormat::Human => renderer.text() + "\n",
-        ReportFormat::Json => renderer.json(),
+        ReportFormat::Human => report::text::render(&built, colour),
+        ReportFormat::Json => report::json::render(&built),
     };
     match &args.report_file {
         Some(path) => std::fs::write(path, text).map_err(io_error(path))?,
@@ -420,14 +425,17 @@ fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
     };
     let source = SourceMap::new(symbols, args.elf.as_deref());
     let mut race = race_checker(&args.report, reader.header.geometry, false)?;
-    let mut heap = Vec::new();
+    let mut notes = RunNotes::default();
     for frame in reader {
         match frame.map_err(bad_trace)? {
             Frame::Event(event) => race.emit(event),
-            Frame::Heap(event) => heap.push(event),
+            Frame::Heap(event) => notes.heap.push(event),
+            Frame::Calls(nodes) => {
+                notes.calls = CallTree::from_nodes(nodes).ok_or_else(|| bad_trace(TraceError::Corrupt { frame: 0 }))?
+            }
         }
     }
-    report_races(&args.report, &race.finish(), &source, &HeapLog::new(&heap), 0)
+    report_races(&args.report, &race.finish(), &source, &notes, 0)
 }
 
 /// Builds the machine with its event sink, runs it, reports; returns the exit status, the
@@ -438,7 +446,7 @@ fn simulate<S: EventSink>(
     image: elf::Image,
     host: Semihost,
     sink: S,
-) -> Result<(u8, S, Vec<HeapEvent>), Fatal> {
+) -> Result<(u8, S, RunNotes), Fatal> {
     let path = args.firmware.display();
     let mut machine =
         Machine::new(config, image, host, sink).map_err(|e| Fatal(Failure::OutsideMemory, format!("{path}: {e}")))?;
@@ -463,8 +471,8 @@ fn simulate<S: EventSink>(
         std::fs::write(json_path, json + "\n").map_err(io_error(json_path))?;
     }
     let status = report(&machine, outcome);
-    let heap = machine.heap_events();
-    Ok((status, machine.into_sink(), heap))
+    let notes = machine.notes();
+    Ok((status, machine.into_sink(), notes))
 }
 
 /// Turns the outcome into an exit status, explaining anything that is not a plain exit.

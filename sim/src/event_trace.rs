@@ -1,19 +1,22 @@
 //! Event traces: `--record-trace FILE` writes the memory-interface event stream exactly as
 //! the race detector receives it, so the detector can run later on the file.
 //!
-//! # Format (version 2)
+//! # Format (version 3)
 //!
 //! * 8 bytes: the magic `MXPTRACE`;
 //! * one frame: the [`Header`] (format version, cache geometry);
 //! * one [`Frame`] per event ([`mxpsim_detector::event::Event`]), in stream order;
 //! * then one [`Frame`] per heap event ([`HeapEvent`]: the firmware's allocator calls, for
-//!   naming bytes in reports; they carry their cycle, so they come last).
+//!   naming bytes in reports; they carry their cycle, so they come last);
+//! * then one [`Frame::Calls`]: the call-context tree the events' `ctx` fields name, as
+//!   (parent, call site) per context id.
 //!
 //! A frame is the value encoded with [postcard](https://docs.rs/postcard) (varint integers,
 //! enum variants as varint indices, fields in declaration order), COBS-encoded and terminated
 //! by a zero byte. A cached access takes about 21 bytes.
 
 use crate::heap::HeapEvent;
+use crate::machine::RunNotes;
 use mxpsim_detector::event::{CacheGeometry, Event};
 use mxpsim_models::events::EventSink;
 use serde::{Deserialize, Serialize};
@@ -21,13 +24,14 @@ use std::fmt;
 use std::io::{self, BufRead, Write};
 
 const MAGIC: &[u8; 8] = b"MXPTRACE";
-const VERSION: u16 = 2;
+const VERSION: u16 = 3;
 
 /// What follows the header.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 pub enum Frame {
     Event(Event),
     Heap(HeapEvent),
+    Calls(Vec<(u32, u32)>),
 }
 
 /// [`Frame`] borrowed, for writing without a copy (same encoding).
@@ -35,6 +39,7 @@ pub enum Frame {
 enum FrameRef<'a> {
     Event(&'a Event),
     Heap(&'a HeapEvent),
+    Calls(Vec<(u32, u32)>),
 }
 
 /// What the reader needs before the events.
@@ -59,12 +64,13 @@ impl<W: Write> TraceWriter<W> {
         Ok(TraceWriter { out, error: None })
     }
 
-    /// Appends the run's heap events and flushes the trace; returns the first error seen
-    /// while writing it.
-    pub fn finish(mut self, heap: &[HeapEvent]) -> io::Result<()> {
-        for event in heap {
+    /// Appends the run's heap events and call contexts and flushes the trace; returns the
+    /// first error seen while writing it.
+    pub fn finish(mut self, notes: &RunNotes) -> io::Result<()> {
+        for event in &notes.heap {
             self.write(&FrameRef::Heap(event));
         }
+        self.write(&FrameRef::Calls(notes.calls.nodes().collect()));
         match self.error.take() {
             Some(e) => Err(e),
             None => self.out.flush(),
@@ -171,7 +177,7 @@ mod tests {
     }
 
     fn events() -> Vec<Event> {
-        let origin = Origin { pc: 0x8000_0124, cycle: 1_000_000_007 };
+        let origin = Origin { pc: 0x8000_0124, cycle: 1_000_000_007, ctx: 0 };
         vec![
             Event::Cached { access: Access::Write, range: Range::new(0x8000_1000, 4), origin },
             Event::CpuAccess { space: Space::Scratchpad, access: Access::Read, range: Range::new(0x40, 2), origin },
@@ -193,6 +199,7 @@ mod tests {
         let heap = HeapEvent {
             function: "malloc".into(),
             call_site: 0x8000_0200,
+            ctx: 0,
             cycle: 77,
             change: HeapChange::Alloc { start: 0x8040_0010, size: 64 },
         };
@@ -201,11 +208,12 @@ mod tests {
         for e in events() {
             w.emit(e);
         }
-        w.finish(std::slice::from_ref(&heap)).unwrap();
+        w.finish(&RunNotes { heap: vec![heap.clone()], calls: Default::default() }).unwrap();
         let r = TraceReader::new(out.as_slice()).unwrap();
         assert_eq!(r.header, Header { version: VERSION, geometry: geometry() });
         let mut expected: Vec<Frame> = events().into_iter().map(Frame::Event).collect();
         expected.push(Frame::Heap(heap));
+        expected.push(Frame::Calls(vec![(0, 0)]));
         assert_eq!(r.collect::<Result<Vec<_>, _>>().unwrap(), expected);
         // Compact: a cached access with a large PC, address and cycle is 21 bytes.
         let mut one = TraceWriter::new(Vec::new(), geometry()).unwrap();

@@ -49,6 +49,9 @@ pub struct HeapEvent {
     pub function: String,
     /// The call instruction.
     pub call_site: u32,
+    /// The call context inside the allocator function (its stack: the call site, then the
+    /// caller's call sites; see `mxpsim_models::cpu::calls`).
+    pub ctx: u32,
     /// When it took effect: the return of an allocation, the entry of a free.
     pub cycle: u64,
     pub change: HeapChange,
@@ -67,6 +70,7 @@ struct Pending {
     args: [u32; 2],
     ret: u32,
     sp: u32,
+    ctx: u32,
 }
 
 /// Watches a hart's allocator calls; [`HeapWatch::on_probe`] handles its probes.
@@ -116,14 +120,15 @@ impl HeapWatch {
         let (_, function, kind) = self.entries[i];
         let args = [hart.x[A0], hart.x[A1]];
         let ret = hart.x[RA];
+        let ctx = hart.calls().current();
         if kind == Kind::Free {
             if args[0] != 0 {
-                self.record(function, ret, hart.now, HeapChange::Free { start: args[0] });
+                self.record(function, ret, ctx, hart.now, HeapChange::Free { start: args[0] });
             }
             return;
         }
         hart.add_probe(ret);
-        self.pending.push(Pending { function, kind, args, ret, sp: hart.x[SP] });
+        self.pending.push(Pending { function, kind, args, ret, sp: hart.x[SP], ctx });
     }
 
     fn returned(&mut self, call: Pending, result: u32, now: u64) {
@@ -138,12 +143,12 @@ impl HeapWatch {
             return; // Out of memory: realloc keeps the old block too.
         }
         if call.kind == Kind::Realloc && a0 != 0 {
-            self.record(call.function, call.ret, now, HeapChange::Free { start: a0 });
+            self.record(call.function, call.ret, call.ctx, now, HeapChange::Free { start: a0 });
         }
-        self.record(call.function, call.ret, now, HeapChange::Alloc { start: result, size });
+        self.record(call.function, call.ret, call.ctx, now, HeapChange::Alloc { start: result, size });
     }
 
-    fn record(&mut self, function: &str, ret: u32, cycle: u64, change: HeapChange) {
+    fn record(&mut self, function: &str, ret: u32, ctx: u32, cycle: u64, change: HeapChange) {
         let change = match change {
             HeapChange::Alloc { start, size } => HeapChange::Alloc { start: self.map.physical(start), size },
             HeapChange::Free { start } => HeapChange::Free { start: self.map.physical(start) },
@@ -151,7 +156,7 @@ impl HeapWatch {
         // The call instruction is the one before the return address (no compressed code).
         let call_site = ret.wrapping_sub(4);
         tracing::debug!(function, call_site = format_args!("{call_site:#010x}"), cycle, ?change, "heap");
-        self.events.push(HeapEvent { function: function.to_string(), call_site, cycle, change });
+        self.events.push(HeapEvent { function: function.to_string(), call_site, ctx, cycle, change });
     }
 
     pub fn into_events(self) -> Vec<HeapEvent> {
@@ -166,6 +171,8 @@ pub struct Block {
     pub size: u32,
     pub function: String,
     pub call_site: u32,
+    /// The allocation's call context.
+    pub ctx: u32,
     pub allocated: u64,
     pub freed: Option<u64>,
 }
@@ -200,6 +207,7 @@ impl HeapLog {
                     size,
                     function: e.function.clone(),
                     call_site: e.call_site,
+                    ctx: e.ctx,
                     allocated: e.cycle,
                     freed: None,
                 }),
@@ -253,11 +261,17 @@ mod tests {
     use super::*;
 
     fn alloc(function: &str, cycle: u64, start: u32, size: u32) -> HeapEvent {
-        HeapEvent { function: function.into(), call_site: 0x100, cycle, change: HeapChange::Alloc { start, size } }
+        HeapEvent {
+            function: function.into(),
+            call_site: 0x100,
+            ctx: 0,
+            cycle,
+            change: HeapChange::Alloc { start, size },
+        }
     }
 
     fn free(cycle: u64, start: u32) -> HeapEvent {
-        HeapEvent { function: "free".into(), call_site: 0x200, cycle, change: HeapChange::Free { start } }
+        HeapEvent { function: "free".into(), call_site: 0x200, ctx: 0, cycle, change: HeapChange::Free { start } }
     }
 
     #[test]

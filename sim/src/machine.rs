@@ -8,6 +8,7 @@ use crate::semihost::{self, Semihost};
 use crate::symbols::Symbols;
 use mxpsim_models::bus::Bus;
 use mxpsim_models::cache::stats::CacheStats;
+use mxpsim_models::cpu::calls::CallTree;
 use mxpsim_models::cpu::{Exit, Hart, Observer, Trap};
 use mxpsim_models::events::EventSink;
 use mxpsim_models::memory_system::MemorySystem;
@@ -87,6 +88,14 @@ impl fmt::Display for RunStats {
     }
 }
 
+/// What race reports need of a run besides its events: the firmware's allocator calls, and
+/// the call contexts the events' [`mxpsim_detector::event::Origin::ctx`] name.
+#[derive(Clone, Debug, Default)]
+pub struct RunNotes {
+    pub heap: Vec<HeapEvent>,
+    pub calls: CallTree,
+}
+
 /// The machine, reporting its memory-interface events to `S` (`()`: nowhere, at no cost).
 pub struct Machine<S: EventSink = ()> {
     pub hart: Hart,
@@ -128,9 +137,12 @@ impl<S: EventSink> Machine<S> {
         self.heap = Some(HeapWatch::install(&self.symbols, map, &mut self.hart));
     }
 
-    /// The allocator calls seen since [`Machine::watch_heap`].
-    pub fn heap_events(&mut self) -> Vec<HeapEvent> {
-        self.heap.take().map_or_else(Vec::new, HeapWatch::into_events)
+    /// The allocator calls seen since [`Machine::watch_heap`], and the call contexts.
+    pub fn notes(&mut self) -> RunNotes {
+        RunNotes {
+            heap: self.heap.take().map_or_else(Vec::new, HeapWatch::into_events),
+            calls: self.hart.calls().clone(),
+        }
     }
 
     /// Runs until the firmware exits or a limit is reached.

@@ -1,7 +1,11 @@
 //! `--race-check`: the race detector as an event sink, plus the few facts reports need that
-//! the detector does not keep (where each ordering node — sync, maintenance, request — was).
+//! the detector does not keep: where each ordering node (sync, maintenance, request) was,
+//! and for a race with a write-back, the last store to its line before the other side.
 
-use mxpsim_detector::event::{CacheOp, Event, Origin, Pos, Request, Scope};
+use crate::store_log::{Store, StoreLog};
+use mxpsim_detector::event::{Access, CacheOp, Event, Origin, Pos, Request, Scope};
+use mxpsim_detector::node::NodeKind;
+use mxpsim_detector::race::RaceKey;
 use mxpsim_detector::{Config, ConfigError, Detector, Report, StreamError};
 use mxpsim_models::events::EventSink;
 use std::collections::BTreeMap;
@@ -19,6 +23,9 @@ pub struct Findings {
     pub report: Report,
     /// Ordering nodes by CPU position.
     pub landmarks: BTreeMap<Pos, Landmark>,
+    /// For each distinct race (its first occurrence) with a write-back side: the last store
+    /// to the line before the other side's start, when the log could tell it exactly.
+    pub last_stores: BTreeMap<RaceKey, Store>,
     /// Events that broke the stream's contract (a simulator bug if ever non-zero).
     pub stream_errors: u64,
     pub first_stream_error: Option<StreamError>,
@@ -35,6 +42,9 @@ pub struct RaceCheck {
     races: usize,
     events: u64,
     landmarks: BTreeMap<Pos, Landmark>,
+    stores: StoreLog,
+    last_request: Pos,
+    last_stores: BTreeMap<RaceKey, Store>,
     stream_errors: u64,
     first_stream_error: Option<StreamError>,
 }
@@ -48,6 +58,9 @@ impl RaceCheck {
             races: 0,
             events: 0,
             landmarks: BTreeMap::new(),
+            stores: StoreLog::new(config.geometry.line_size),
+            last_request: 0,
+            last_stores: BTreeMap::new(),
             stream_errors: 0,
             first_stream_error: None,
         })
@@ -57,6 +70,7 @@ impl RaceCheck {
         Findings {
             report: self.detector.finish(),
             landmarks: self.landmarks,
+            last_stores: self.last_stores,
             stream_errors: self.stream_errors,
             first_stream_error: self.first_stream_error,
             line_size: self.line_size,
@@ -68,7 +82,10 @@ impl RaceCheck {
     fn note_landmark(&mut self, event: &Event) {
         let landmark = match *event {
             Event::CacheMaintenance { op, scope, origin } => Landmark::Maintenance { op, scope, origin },
-            Event::Request { request, origin } => Landmark::Request { request, origin },
+            Event::Request { request, origin } => {
+                self.last_request = self.detector.position();
+                Landmark::Request { request, origin }
+            }
             Event::Sync { origin } => Landmark::Sync { origin },
             _ => return,
         };
@@ -86,13 +103,37 @@ impl RaceCheck {
     #[inline]
     fn observe(&mut self, event: &Event) -> bool {
         match self.detector.observe(event) {
+            Ok(0) => true,
             Ok(found) => {
                 self.races += found;
+                self.note_last_stores();
                 true
             }
             Err(e) => {
                 self.stream_error(e);
                 false
+            }
+        }
+    }
+
+    /// Notes, for each new distinct race with a write-back side, the last store to its line
+    /// before the other side's start (what a flush must follow), while the log still knows it.
+    #[cold]
+    #[inline(never)]
+    fn note_last_stores(&mut self) {
+        for race in self.detector.fresh() {
+            let (wb, other) = match (race.a.id.kind, race.b.id.kind) {
+                (NodeKind::WriteBack, k) if !k.is_cache() => (&race.a, &race.b),
+                (k, NodeKind::WriteBack) if !k.is_cache() => (&race.b, &race.a),
+                _ => continue,
+            };
+            let Some(line) = wb.id.line else { continue };
+            let key = race.key();
+            if self.last_stores.contains_key(&key) {
+                continue;
+            }
+            if let Some(store) = self.stores.last_before(line, other.pred).filter(|s| s.pos >= wb.pred) {
+                self.last_stores.insert(key, store);
             }
         }
     }
@@ -111,7 +152,11 @@ impl EventSink for RaceCheck {
     fn emit(&mut self, event: Event) {
         self.events += 1;
         // Cached accesses (nearly every event) are no landmarks.
-        if let Event::Cached { .. } = event {
+        if let Event::Cached { access, range, origin } = event {
+            if access == Access::Write {
+                let pos = self.detector.position() + 1;
+                self.stores.store(range, pos, origin, self.last_request);
+            }
             self.observe(&event);
         } else {
             self.emit_other(event);

@@ -2,7 +2,7 @@
 //! (`file:line` when the ELF has DWARF line information, through `addr2line`), data
 //! addresses by the global variable that holds them.
 
-use crate::symbols::{Described, Symbols};
+use crate::symbols::{Described, Symbol, Symbols};
 use std::fmt;
 use std::path::Path;
 
@@ -39,17 +39,66 @@ impl SourceMap {
         (!lines.is_empty()).then(|| lines.join(" inlined at "))
     }
 
+    /// The source frames of a code address, innermost first: the inlined functions' lines,
+    /// then the function the code belongs to (one frame when nothing is inlined there, or
+    /// the ELF has no DWARF).
+    pub fn frames(&self, pc: u32) -> Vec<SourceFrame> {
+        let mut frames = Vec::new();
+        if let Some(loader) = &self.lines {
+            if let Ok(mut iter) = loader.find_frames(pc as u64) {
+                while let Ok(Some(frame)) = iter.next() {
+                    let function = frame.function.as_ref().and_then(|f| f.raw_name().ok()).map(|n| n.into_owned());
+                    let (file, line) = frame
+                        .location
+                        .as_ref()
+                        .map_or((None, None), |l| (l.file.map(|f| f.trim_start_matches("./").to_string()), l.line));
+                    frames.push(SourceFrame { pc, function, file, line, inlined: false });
+                }
+            }
+        }
+        if frames.is_empty() {
+            frames.push(SourceFrame { pc, function: None, file: None, line: None, inlined: false });
+        }
+        let last = frames.len() - 1;
+        for (i, frame) in frames.iter_mut().enumerate() {
+            frame.inlined = i < last;
+            if frame.function.is_none() && i == last {
+                frame.function = self.symbols.containing(pc).map(|s| s.name.clone());
+            }
+        }
+        frames
+    }
+
     /// A code address as `0x80000124 <main+0x10> (app.c:57)`.
     pub fn code(&self, pc: u32) -> Code<'_> {
         Code { at: self.symbols.describe(pc), line: self.line_of(pc) }
     }
 
-    /// The global variable holding `addr`, as `scalar_out+0x4`.
-    pub fn data(&self, addr: u32) -> Option<String> {
-        let s = self.symbols.containing(addr).filter(|s| s.size > 0)?;
-        Some(match addr - s.addr {
-            0 => s.name.clone(),
-            off => format!("{}+{off:#x}", s.name),
+    /// The global variable holding `addr`: the symbol with a size that covers it (a size-0
+    /// label such as `__global_pointer$` inside an array names nothing).
+    pub fn global(&self, addr: u32) -> Option<&Symbol> {
+        self.symbols.covering(addr)
+    }
+}
+
+/// One frame of a source-level stack.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceFrame {
+    pub pc: u32,
+    pub function: Option<String>,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    /// Inlined into the next frame (the same instruction, an outer function's line).
+    pub inlined: bool,
+}
+
+impl SourceFrame {
+    /// `file:line`, when known.
+    pub fn location(&self) -> Option<String> {
+        let file = self.file.as_ref()?;
+        Some(match self.line {
+            Some(line) => format!("{file}:{line}"),
+            None => file.clone(),
         })
     }
 }

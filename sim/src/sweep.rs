@@ -7,7 +7,6 @@ use crate::elf::{self, ElfError};
 use crate::machine::{Machine, Outcome};
 use crate::race_check::RaceCheck;
 use crate::semihost::Semihost;
-use mxpsim_detector::node::NodeKind;
 use mxpsim_detector::Config as DetectorConfig;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -79,20 +78,6 @@ pub fn add_grid_file(axes: &mut [(&str, Vec<String>)], text: &str) -> Result<(),
     Ok(())
 }
 
-fn short(kind: NodeKind) -> &'static str {
-    match kind {
-        NodeKind::CpuUncachedRead => "ur",
-        NodeKind::CpuUncachedWrite => "uw",
-        NodeKind::CpuSpRead => "spr",
-        NodeKind::CpuSpWrite => "spw",
-        NodeKind::Alloc => "alloc",
-        NodeKind::WriteBack => "wb",
-        NodeKind::DmaToScratchpad => "dma_r",
-        NodeKind::DmaToHost => "dma_w",
-        NodeKind::Vector => "vec",
-    }
-}
-
 /// Runs one program under one configuration.
 fn run_one(path: &Path, variant: &Variant, max_insns: u64) -> Result<Row, ElfError> {
     let image = elf::load(path)?;
@@ -124,7 +109,7 @@ fn run_one(path: &Path, variant: &Variant, max_insns: u64) -> Result<Row, ElfErr
     let groups = findings.report.groups();
     let signature = groups
         .iter()
-        .map(|g| format!("{}/{}", short(g.first().a.id.kind), short(g.first().b.id.kind)))
+        .map(|g| format!("{}/{}", g.first().a.id.kind.short(), g.first().b.id.kind.short()))
         .collect::<Vec<_>>()
         .join(" ");
     let cache = stats.cache.unwrap_or_default();

@@ -45,6 +45,13 @@ impl Symbols {
         candidates.next().or_else(|| same_addr.clone().find(|s| s.size == 0))
     }
 
+    /// The symbol whose (non-zero) size covers `addr`; of several, the smallest (the
+    /// innermost), then the first by name.
+    pub fn covering(&self, addr: u32) -> Option<&Symbol> {
+        let end = self.sorted.partition_point(|s| s.addr <= addr);
+        self.sorted[..end].iter().filter(|s| addr - s.addr < s.size).min_by_key(|s| s.size)
+    }
+
     /// `addr` with its symbol, as `0x80000010 <main+0x4>`.
     pub fn describe(&self, addr: u32) -> Described<'_> {
         Described { addr, symbol: self.containing(addr) }
@@ -92,5 +99,7 @@ mod tests {
         assert_eq!(s.describe(0x308).to_string(), "0x00000308");
         assert_eq!(s.addr_of("tohost"), Some(0x300));
         assert_eq!(s.addr_of("fromhost"), None);
+        assert_eq!(s.covering(0x304).map(|s| s.name.as_str()), Some("tohost"));
+        assert_eq!(s.covering(0x204), None, "a label covers nothing");
     }
 }

@@ -50,7 +50,7 @@ impl Workload {
     }
 
     fn origin(&self, pc: u32) -> Origin {
-        Origin { pc, cycle: self.pos * 3 }
+        Origin { pc, cycle: self.pos * 3, ctx: 0 }
     }
 
     fn cached(&mut self, pc: u32, access: Access, addr: u32) {

@@ -67,7 +67,7 @@ impl LatestRead {
     }
 }
 
-/// One line's state, laid out flat in two cache lines: the first holds what every access
+/// One line's state, laid out flat in cache lines: the first holds what every access
 /// looks at, including the latest read (so that a read, pending request or not, and a write
 /// under whole-line write-back touch only it); the second what only reports and byte-granular
 /// write-back need. (Positions start at 1, so 0 means "none".)
@@ -86,6 +86,7 @@ struct LineState {
     read_valid_since: Pos,
     read_cycle: u64,
     read_pc: u32,
+    read_ctx: u32,
     /// The first write's bytes, as an offset and length within the line.
     first_offset: u16,
     first_len: u16,
@@ -101,19 +102,21 @@ struct LineState {
     latest_cycle: u64,
     first_pc: u32,
     latest_pc: u32,
+    first_ctx: u32,
+    latest_ctx: u32,
 }
 
-// Two cache lines, as documented above.
-const _: () = assert!(std::mem::size_of::<LineState>() == 128);
+// Three cache lines: the two documented above, the second one spilling the call contexts.
+const _: () = assert!(std::mem::size_of::<LineState>() == 192);
 
 impl LineState {
     fn dirty(&self, line: u32) -> Option<DirtyEpoch> {
         (self.dirty_first != 0).then(|| DirtyEpoch {
             first: self.dirty_first,
-            first_origin: Origin { pc: self.first_pc, cycle: self.first_cycle },
+            first_origin: Origin { pc: self.first_pc, cycle: self.first_cycle, ctx: self.first_ctx },
             first_mask: LineMask::of(line, Range::new(line + self.first_offset as u32, self.first_len as u32)),
             latest: self.dirty_latest,
-            latest_origin: Origin { pc: self.latest_pc, cycle: self.latest_cycle },
+            latest_origin: Origin { pc: self.latest_pc, cycle: self.latest_cycle, ctx: self.latest_ctx },
             mask: self.dirty_mask,
         })
     }
@@ -121,7 +124,7 @@ impl LineState {
     fn read(&self) -> Option<LatestRead> {
         (self.read_pos != 0).then_some(LatestRead {
             pos: self.read_pos,
-            origin: Origin { pc: self.read_pc, cycle: self.read_cycle },
+            origin: Origin { pc: self.read_pc, cycle: self.read_cycle, ctx: self.read_ctx },
             valid_since: self.read_valid_since,
         })
     }
@@ -130,6 +133,7 @@ impl LineState {
         self.read_pos = read.pos;
         self.read_pc = read.origin.pc;
         self.read_cycle = read.origin.cycle;
+        self.read_ctx = read.origin.ctx;
         self.read_valid_since = read.valid_since;
     }
 
@@ -151,12 +155,14 @@ impl LineState {
         self.dirty_first = pos;
         self.first_pc = origin.pc;
         self.first_cycle = origin.cycle;
+        self.first_ctx = origin.ctx;
         self.first_offset = offset as u16;
         self.first_len = len as u16;
         self.dirty_mask = written;
         self.dirty_latest = pos;
         self.latest_pc = origin.pc;
         self.latest_cycle = origin.cycle;
+        self.latest_ctx = origin.ctx;
         written
     }
 
@@ -428,6 +434,7 @@ impl Lines {
                     state.dirty_latest = pos;
                     state.latest_pc = origin.pc;
                     state.latest_cycle = origin.cycle;
+                    state.latest_ctx = origin.ctx;
                     new
                 }
             }

@@ -88,7 +88,7 @@ pub fn stream(program: &[Step], schedule: &[u8]) -> Vec<Event> {
         let d = decisions.next().unwrap_or(0);
         run((d % 4) as usize, &mut pending, &mut events, d / 4);
         pos += 1;
-        let origin = |pc| Origin { pc, cycle: pos };
+        let origin = |pc| Origin { pc, cycle: pos, ctx: 0 };
         let event = match step {
             Step::Direct { space, access, range, pc } => {
                 Event::CpuAccess { space: *space, access: *access, range: *range, origin: origin(*pc) }

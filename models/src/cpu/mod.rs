@@ -6,6 +6,7 @@
 //!
 //! Timing: see [`timing`]; the hart's clock ([`Hart::now`]) is the simulation's clock.
 
+pub mod calls;
 pub mod csr;
 pub mod decode;
 mod decode_cache;
@@ -13,6 +14,7 @@ pub mod timing;
 mod trap;
 
 use crate::bus::{Access, Bus, CacheOp, MemFault, Width};
+use calls::CallTree;
 use csr::{Csrs, Priv};
 use decode::{decode, Insn, Op};
 use decode_cache::DecodeCache;
@@ -82,6 +84,8 @@ pub struct Hart {
     probes: BTreeMap<u32, u32>,
     /// The probe the caller was last stopped at: running on from it executes the instruction.
     probe_reported: Option<u32>,
+    /// Call contexts, kept only for buses that ask for them ([`Bus::CALL_CONTEXTS`]).
+    calls: CallTree,
 }
 
 impl Hart {
@@ -98,7 +102,13 @@ impl Hart {
             last_trap: None,
             probes: BTreeMap::new(),
             probe_reported: None,
+            calls: CallTree::default(),
         }
+    }
+
+    /// The call contexts seen so far (empty unless the bus asks for them).
+    pub fn calls(&self) -> &CallTree {
+        &self.calls
     }
 
     /// Makes the hart stop with [`Exit::Probe`] whenever it is about to execute the
@@ -220,8 +230,8 @@ impl Hart {
         let value = match i.op {
             Op::Lui => imm,
             Op::Auipc => pc.wrapping_add(imm),
-            Op::Jal => return self.jump(i.rd, next, pc.wrapping_add(imm)),
-            Op::Jalr => return self.jump(i.rd, next, rs1.wrapping_add(imm) & !1),
+            Op::Jal => return self.jump::<B>(pc, i.rd, None, pc.wrapping_add(imm)),
+            Op::Jalr => return self.jump::<B>(pc, i.rd, Some(i.rs1), rs1.wrapping_add(imm) & !1),
             Op::Beq => return self.branch(rs1 == rs2, pc, imm),
             Op::Bne => return self.branch(rs1 != rs2, pc, imm),
             Op::Blt => return self.branch((rs1 as i32) < (rs2 as i32), pc, imm),
@@ -314,12 +324,16 @@ impl Hart {
         Ok(next)
     }
 
+    /// `jal` (`rs1` = None) or `jalr` at `pc`.
     #[inline(always)]
-    fn jump(&mut self, rd: u8, link: u32, target: u32) -> Result<u32, Event> {
+    fn jump<B: Bus>(&mut self, pc: u32, rd: u8, rs1: Option<u8>, target: u32) -> Result<u32, Event> {
         if target & 3 != 0 {
             return Err(Event::Trap(Trap::new(Cause::InsnMisaligned, target)));
         }
-        self.set_reg(rd, link);
+        if B::CALL_CONTEXTS {
+            self.calls.jump(pc, rd, rs1, self.x[2]);
+        }
+        self.set_reg(rd, pc.wrapping_add(4));
         Ok(target)
     }
 
@@ -339,7 +353,7 @@ impl Hart {
 
     #[inline(always)]
     fn load<B: Bus>(&mut self, bus: &mut B, pc: u32, addr: u32, width: Width) -> Result<u32, Event> {
-        let at = Access { pc, now: self.now };
+        let at = Access { pc, now: self.now, ctx: self.calls.current() };
         let (value, stall) = bus.load(at, addr, width).map_err(|f| Event::access_fault(Cause::LoadAccessFault, f))?;
         self.now += stall;
         // A device may stop the run on a load (a malformed accelerator reply request).
@@ -359,7 +373,7 @@ impl Hart {
         value: u32,
         next: u32,
     ) -> Result<u32, Event> {
-        let at = Access { pc, now: self.now };
+        let at = Access { pc, now: self.now, ctx: self.calls.current() };
         let stall = bus.store(at, addr, width, value).map_err(|f| Event::access_fault(Cause::StoreAccessFault, f))?;
         self.now += stall;
         self.decoded.invalidate_range(addr, width.bytes());
@@ -370,7 +384,7 @@ impl Hart {
     }
 
     fn cache_block<B: Bus>(&mut self, bus: &mut B, pc: u32, op: CacheOp, addr: u32, next: u32) -> Result<u32, Event> {
-        let at = Access { pc, now: self.now };
+        let at = Access { pc, now: self.now, ctx: self.calls.current() };
         // Zicbom reports faults of cache-block operations as store/AMO faults.
         let stall = bus.cache_block(at, op, addr).map_err(|f| Event::access_fault(Cause::StoreAccessFault, f))?;
         self.now += stall;

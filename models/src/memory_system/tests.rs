@@ -31,7 +31,7 @@ fn system(cache: CacheConfig) -> MemorySystem<Vec<Event>> {
 }
 
 fn at(now: u64) -> Access {
-    Access { pc: 0x8000_0100, now }
+    Access { pc: 0x8000_0100, now, ctx: 0 }
 }
 
 #[test]
@@ -71,7 +71,7 @@ fn every_cpu_access_is_reported_once_per_line() {
     m.load(at(6), ALIAS + 4, Width::Half).unwrap();
     m.cache_block(at(7), CacheOp::Clean, BASE + 0x13).unwrap();
     m.store(at(8), SYSCTL, Width::Word, sysctl::CACHE_FLUSH_ALL).unwrap();
-    let origin = |cycle| Origin { pc: 0x8000_0100, cycle };
+    let origin = |cycle| Origin { pc: 0x8000_0100, cycle, ctx: 0 };
     assert_eq!(
         m.sink().as_slice(),
         [

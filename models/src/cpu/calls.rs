@@ -1,0 +1,221 @@
+//! The hart's call contexts: which chain of calls the running code was reached through, so
+//! that every memory event can name its call stack for a single `u32`.
+//!
+//! A *call context* is a node of a tree: the root is the entry point; a child is one call
+//! site (the PC of the calling instruction) reached from its parent context, so a node stands
+//! for a whole chain of call sites, and the id costs nothing to carry until a report turns it
+//! into a stack. Calls and returns are recognised by the link-register conventions of the
+//! RISC-V ISA (unprivileged spec, table "Return-address stack prediction hints encoded in the
+//! register operands of a JALR instruction"): `x1`/`x5` are link registers; `jal`/`jalr` that
+//! write one push a context, a `jalr` that reads one without writing one pops, and one that
+//! reads one link register and writes the other pops then pushes (a coroutine swap).
+//!
+//! Tail calls (`jal x0`/`jalr x0` through a non-link register) replace the function but not
+//! the context: the stack shows the tail-caller's call site, as a debugger's backtrace would.
+//! Returns that skip frames (`longjmp`, an exception unwinder) are resynchronised by the
+//! stack pointer: a return lands with its caller's `sp`; landing higher, it left every frame
+//! that was entered at or below that `sp`.
+
+/// The root context: code not reached through any tracked call.
+pub const ROOT: u32 = 0;
+
+/// How deep the shadow stack goes; deeper calls share their parent's context (a runaway
+/// recursion must not grow the tree without bound).
+const MAX_DEPTH: usize = 4096;
+
+/// The nodes created per [`CallTree`] at most; calls past it stay in their parent's context.
+const MAX_NODES: usize = 1 << 22;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Node {
+    parent: u32,
+    /// The calling instruction.
+    call_site: u32,
+}
+
+/// One frame of the shadow stack: the context entered by a call, and `sp` at the call.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    ctx: u32,
+    sp: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct CallTree {
+    nodes: Vec<Node>,
+    /// (parent, call site) → child. A hash map: its order is never observed (ids are
+    /// assigned in order of first call, which is deterministic).
+    children: std::collections::HashMap<(u32, u32), u32>,
+    stack: Vec<Frame>,
+    current: u32,
+}
+
+impl Default for CallTree {
+    fn default() -> Self {
+        CallTree {
+            nodes: vec![Node { parent: ROOT, call_site: 0 }],
+            children: Default::default(),
+            stack: Vec::new(),
+            current: ROOT,
+        }
+    }
+}
+
+const fn is_link(r: u8) -> bool {
+    r == 1 || r == 5
+}
+
+impl CallTree {
+    /// The context the hart is running in.
+    #[inline(always)]
+    pub fn current(&self) -> u32 {
+        self.current
+    }
+
+    /// A `jal` (`rs1` = None) or `jalr` at `pc` writing `rd`, executed with stack pointer `sp`
+    /// (its value before the jump).
+    #[inline]
+    pub fn jump(&mut self, pc: u32, rd: u8, rs1: Option<u8>, sp: u32) {
+        let pushes = is_link(rd);
+        let pops = matches!(rs1, Some(r) if is_link(r) && r != rd);
+        if pops {
+            self.ret(sp);
+        }
+        if pushes {
+            self.call(pc, sp);
+        }
+    }
+
+    fn call(&mut self, pc: u32, sp: u32) {
+        if self.stack.len() >= MAX_DEPTH {
+            return;
+        }
+        let parent = self.current;
+        let next = self.nodes.len() as u32;
+        let ctx = match self.children.get(&(parent, pc)) {
+            Some(&ctx) => ctx,
+            None if self.nodes.len() < MAX_NODES => {
+                self.nodes.push(Node { parent, call_site: pc });
+                self.children.insert((parent, pc), next);
+                next
+            }
+            None => parent,
+        };
+        self.stack.push(Frame { ctx, sp });
+        self.current = ctx;
+    }
+
+    fn ret(&mut self, sp: u32) {
+        // A return restores the caller's `sp` exactly (the ABI). Above it, the return skipped
+        // frames (`longjmp`): every frame entered at or below this `sp` has been left too.
+        if self.stack.pop().is_some_and(|f| f.sp < sp) {
+            while self.stack.last().is_some_and(|f| f.sp <= sp) {
+                self.stack.pop();
+            }
+        }
+        self.current = self.stack.last().map_or(ROOT, |f| f.ctx);
+    }
+
+    /// The call sites of context `ctx`, innermost first (empty for the root or an unknown id).
+    pub fn call_sites(&self, mut ctx: u32) -> Vec<u32> {
+        let mut sites = Vec::new();
+        while let Some(node) = self.nodes.get(ctx as usize).filter(|_| ctx != ROOT) {
+            sites.push(node.call_site);
+            ctx = node.parent;
+        }
+        sites
+    }
+
+    /// Every context as (parent, call site), indexed by id (index 0 is the root): what a
+    /// trace needs to resolve contexts offline.
+    pub fn nodes(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.nodes.iter().map(|n| (n.parent, n.call_site))
+    }
+
+    /// A tree from [`CallTree::nodes`] (for reading a trace); `None` if a parent does not
+    /// come before its child.
+    pub fn from_nodes(nodes: impl IntoIterator<Item = (u32, u32)>) -> Option<CallTree> {
+        let mut tree = CallTree { nodes: Vec::new(), ..CallTree::default() };
+        for (i, (parent, call_site)) in nodes.into_iter().enumerate() {
+            if i > 0 && parent as usize >= i {
+                return None;
+            }
+            tree.nodes.push(Node { parent, call_site });
+        }
+        if tree.nodes.is_empty() {
+            tree.nodes.push(Node { parent: ROOT, call_site: 0 });
+        }
+        Some(tree)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RA: u8 = 1;
+    const T0: u8 = 5;
+    const ZERO: u8 = 0;
+
+    #[test]
+    fn calls_and_returns_follow_the_link_register_hints() {
+        let mut t = CallTree::default();
+        t.jump(0x100, RA, None, 0x1000); // main calls f
+        let f = t.current();
+        t.jump(0x200, RA, Some(6), 0xff0); // f calls g through a register (jalr ra, t1)
+        let g = t.current();
+        assert_eq!(t.call_sites(g), vec![0x200, 0x100]);
+        t.jump(0x300, ZERO, Some(RA), 0xff0); // ret
+        assert_eq!(t.current(), f);
+        t.jump(0x204, ZERO, None, 0xff0); // j: a jump, not a call
+        assert_eq!(t.current(), f);
+        t.jump(0x208, ZERO, Some(6), 0xff0); // tail call through t1: same context
+        assert_eq!(t.current(), f);
+        t.jump(0x300, ZERO, Some(RA), 0x1000);
+        assert_eq!(t.current(), ROOT);
+        // The same chain again gets the same id.
+        t.jump(0x100, RA, None, 0x1000);
+        assert_eq!(t.current(), f);
+        // t0 is a link register too (millicode calls: jal t0 / jr t0).
+        t.jump(0x210, T0, None, 0xff0);
+        assert_eq!(t.call_sites(t.current()), vec![0x210, 0x100]);
+        t.jump(0x400, ZERO, Some(T0), 0xff0);
+        assert_eq!(t.current(), f);
+    }
+
+    #[test]
+    fn a_return_past_several_frames_resynchronises_by_sp() {
+        let mut t = CallTree::default();
+        t.jump(0x100, RA, None, 0x1000); // main → a (sp at the call 0x1000)
+        let a = t.current();
+        t.jump(0x200, RA, None, 0xfe0); // a (its sp 0xfe0) → b
+        t.jump(0x300, RA, None, 0xfc0); // b (its sp 0xfc0) → c
+                                        // longjmp from c back into a's frame: a `jr ra` with sp restored to a's (0xfe0).
+        t.jump(0x400, ZERO, Some(RA), 0xfe0);
+        assert_eq!(t.current(), a);
+        // longjmp back into main: every frame is left.
+        t.jump(0x200, RA, None, 0xfe0);
+        t.jump(0x300, RA, None, 0xfc0);
+        t.jump(0x400, ZERO, Some(RA), 0x1000);
+        assert_eq!(t.current(), ROOT);
+    }
+
+    #[test]
+    fn a_swap_pops_then_pushes() {
+        let mut t = CallTree::default();
+        t.jump(0x100, RA, None, 0x1000);
+        t.jump(0x200, T0, Some(RA), 0x1000); // jalr t0, ra: return into the caller and link
+        assert_eq!(t.call_sites(t.current()), vec![0x200]);
+    }
+
+    #[test]
+    fn trees_round_trip_through_their_nodes() {
+        let mut t = CallTree::default();
+        t.jump(0x100, RA, None, 0x1000);
+        t.jump(0x200, RA, None, 0xff0);
+        let ctx = t.current();
+        let copy = CallTree::from_nodes(t.nodes()).unwrap();
+        assert_eq!(copy.call_sites(ctx), vec![0x200, 0x100]);
+        assert!(CallTree::from_nodes([(0, 0), (2, 4), (0, 8)]).is_none());
+    }
+}

@@ -1,0 +1,221 @@
+//! What reports add to the detector's nodes: call stacks (the hart's call contexts,
+//! symbolized with DWARF, inlined frames included), which frames are the firmware's own
+//! code, and names for memory (global variables, heap blocks with their allocation stacks).
+
+use super::model::{Frame, HeapBlock, LineContents, Object, Site};
+use crate::heap::{Block, HeapLog};
+use crate::machine::RunNotes;
+use crate::source_map::SourceMap;
+use mxpsim_detector::event::{Origin, Pos, Range, Space};
+
+pub struct Enricher<'a> {
+    source: &'a SourceMap,
+    notes: &'a RunNotes,
+    heap: HeapLog,
+    line_size: u32,
+    depth: usize,
+}
+
+/// Frames that are not the firmware's own code: the C library (picolibc/newlib and its
+/// startup code), the vbx SDK runtime and headers, and anything without a source file.
+/// A frame is the user's when its DWARF file is a relative path outside these.
+pub fn is_user_file(file: &str) -> bool {
+    const RUNTIME: &[&str] = &["firmware/sdk/", "firmware/apps/vbxware/", "firmware/include/"];
+    !(file.starts_with('/')
+        || file.starts_with("riscv64-unknown-elf")
+        || file.contains("newlib")
+        || file.contains("picolibc")
+        || file.contains("crt0")
+        || RUNTIME.iter().any(|r| file.starts_with(r)))
+}
+
+impl<'a> Enricher<'a> {
+    pub fn new(source: &'a SourceMap, notes: &'a RunNotes, line_size: u32, depth: usize) -> Self {
+        Enricher { source, notes, heap: HeapLog::new(&notes.heap), line_size, depth: depth.max(1) }
+    }
+
+    /// The stack of an instruction run in call context `ctx`: its own frames, then each call
+    /// site's, innermost first, cut at the depth limit.
+    pub fn stack(&self, pc: u32, ctx: u32) -> (Vec<Frame>, bool) {
+        let pcs = std::iter::once(pc).chain(self.notes.calls.call_sites(ctx));
+        let mut frames = Vec::new();
+        for pc in pcs {
+            for source in self.source.frames(pc) {
+                if frames.len() == self.depth {
+                    return (frames, true);
+                }
+                let user = source.file.as_deref().is_some_and(is_user_file);
+                frames.push(Frame { source, user });
+            }
+        }
+        (frames, false)
+    }
+
+    pub fn site(&self, pos: Pos, origin: Origin) -> Site {
+        let (stack, truncated) = self.stack(origin.pc, origin.ctx);
+        Site { pos, pc: origin.pc, cycle: origin.cycle, stack, truncated }
+    }
+
+    fn heap_block(&self, b: &Block, cycle: u64) -> HeapBlock {
+        HeapBlock {
+            start: b.start,
+            size: b.size,
+            function: b.function.clone(),
+            // The allocator's own frame is left out: the stack starts at its call.
+            stack: self.stack(b.call_site, b.ctx).0.into_iter().skip(1).collect(),
+            freed: b.freed.is_some_and(|f| f <= cycle),
+        }
+        .with_call_site(self, b)
+    }
+
+    /// The object holding `addr` at `cycle` (a global, else a heap block).
+    fn object_at(&self, addr: u32, cycle: u64) -> Option<Object> {
+        if let Some(g) = self.source.global(addr) {
+            return Some(Object::Global {
+                name: g.name.clone(),
+                addr: g.addr,
+                size: g.size,
+                from: addr - g.addr,
+                to: (addr - g.addr) as u64,
+            });
+        }
+        let b = self.heap.owner(addr, cycle)?;
+        Some(Object::Heap { block: self.heap_block(b, cycle), from: addr - b.start, to: (addr - b.start) as u64 })
+    }
+
+    /// The objects the racing `bytes` belong to, each with the offsets of the racing bytes
+    /// in it, in address order (at most a few: a race over a whole array is one object).
+    pub fn objects(&self, space: Space, bytes: &[Range], cycle: u64) -> Vec<Object> {
+        const MAX: usize = 8;
+        if space == Space::Scratchpad {
+            let (from, to) = (bytes.first().map_or(0, |r| r.start), bytes.last().map_or(0, |r| r.end()));
+            return vec![Object::Scratchpad { from, to }];
+        }
+        let mut out: Vec<Object> = Vec::new();
+        for r in bytes {
+            let mut addr = r.start as u64;
+            while addr < r.end() && out.len() <= MAX {
+                let a = addr as u32;
+                let (object, end) = match self.object_at(a, cycle) {
+                    Some(o) => {
+                        let end = object_end(&o).min(r.end());
+                        (o, end)
+                    }
+                    None => (Object::Unnamed { from: a, to: 0 }, r.end()),
+                };
+                let object = with_range(object, a, end);
+                match out.last_mut() {
+                    Some(last) if same_object(last, &object) => extend(last, end),
+                    _ => out.push(object),
+                }
+                addr = end;
+            }
+        }
+        out.truncate(MAX);
+        out
+    }
+
+    /// Every object overlapping the line at `line` at `cycle`, with the bytes of the line it
+    /// holds, in address order: globals from the symbol table, heap blocks (the innermost:
+    /// a `vbx_shared_malloc` buffer rather than the `malloc` block around it).
+    pub fn line_contents(&self, line: u32, cycle: u64) -> LineContents {
+        let size = self.line_size;
+        let end = line as u64 + size as u64;
+        let mut objects = Vec::new();
+        let mut addr = line as u64;
+        while addr < end {
+            match self.source.global(addr as u32) {
+                Some(g) => {
+                    let stop = (g.addr as u64 + g.size as u64).min(end);
+                    let global = Object::Global { name: g.name.clone(), addr: g.addr, size: g.size, from: 0, to: 0 };
+                    objects.push(with_range(global, addr as u32, stop));
+                    addr = stop;
+                }
+                None => addr += 1,
+            }
+        }
+        for b in self.heap.overlapping(line, size, cycle) {
+            let (from, to) = ((b.start as u64).max(line as u64), b.end().min(end));
+            let block = Object::Heap { block: self.heap_block(b, cycle), from: 0, to: 0 };
+            objects.push(with_range(block, from as u32, to));
+        }
+        objects.sort_by_key(object_start);
+        LineContents { line, size, objects }
+    }
+}
+
+/// The first racing (or line) byte's address.
+fn object_start(o: &Object) -> u64 {
+    match o {
+        Object::Global { addr, from, .. } => *addr as u64 + *from as u64,
+        Object::Heap { block, from, .. } => block.start as u64 + *from as u64,
+        Object::Scratchpad { from, .. } | Object::Unnamed { from, .. } => *from as u64,
+    }
+}
+
+impl HeapBlock {
+    /// Makes sure the stack starts at the allocation's call site even without call
+    /// contexts (an offline trace of an older run): the call site alone.
+    fn with_call_site(mut self, e: &Enricher, b: &Block) -> HeapBlock {
+        if self.stack.is_empty() {
+            self.stack = e.stack(b.call_site, 0).0;
+        }
+        self
+    }
+}
+
+/// One past the object's last byte (as an address).
+fn object_end(o: &Object) -> u64 {
+    match o {
+        Object::Global { addr, size, .. } => *addr as u64 + *size as u64,
+        Object::Heap { block, .. } => block.start as u64 + block.size as u64,
+        Object::Scratchpad { to, .. } | Object::Unnamed { to, .. } => *to,
+    }
+}
+
+/// The object with its racing offsets set to the addresses `[start, end)`.
+fn with_range(o: Object, start: u32, end: u64) -> Object {
+    match o {
+        Object::Global { name, addr, size, .. } => {
+            Object::Global { name, addr, size, from: start - addr, to: end - addr as u64 }
+        }
+        Object::Heap { block, .. } => {
+            let base = block.start;
+            Object::Heap { block, from: start - base, to: end - base as u64 }
+        }
+        Object::Scratchpad { .. } => Object::Scratchpad { from: start, to: end },
+        Object::Unnamed { .. } => Object::Unnamed { from: start, to: end },
+    }
+}
+
+fn same_object(a: &Object, b: &Object) -> bool {
+    match (a, b) {
+        (Object::Global { addr: x, name: n, .. }, Object::Global { addr: y, name: m, .. }) => x == y && n == m,
+        (Object::Heap { block: x, .. }, Object::Heap { block: y, .. }) => x.start == y.start && x.size == y.size,
+        (Object::Unnamed { .. }, Object::Unnamed { .. }) => true,
+        _ => false,
+    }
+}
+
+/// Extends the object's racing range to the address `end`.
+fn extend(o: &mut Object, end: u64) {
+    match o {
+        Object::Global { addr, to, .. } => *to = end - *addr as u64,
+        Object::Heap { block, to, .. } => *to = end - block.start as u64,
+        Object::Scratchpad { to, .. } | Object::Unnamed { to, .. } => *to = end,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn user_code_is_the_firmware_outside_libc_and_the_sdk() {
+        assert!(is_user_file("firmware/apps/vbw_vec_add.c"));
+        assert!(is_user_file("pp.c"));
+        assert!(!is_user_file("riscv64-unknown-elf/../../../newlib/libc/machine/riscv/memset.S"));
+        assert!(!is_user_file("firmware/sdk/include/vbx.h"));
+        assert!(!is_user_file("/usr/lib/picolibc/riscv64-unknown-elf/include/string.h"));
+    }
+}

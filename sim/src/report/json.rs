@@ -1,0 +1,137 @@
+//! The JSON report: the model as data, with the text renderer's sentences only where a
+//! field is explicitly prose (`why_text`, `fix.text`).
+
+use super::model::*;
+use super::text;
+use mxpsim_detector::event::Space;
+use serde_json::{json, Value};
+
+/// How many byte ranges a finding lists.
+const RANGES: usize = 64;
+
+fn hex(v: u32) -> String {
+    format!("{v:#010x}")
+}
+
+fn frame(f: &Frame) -> Value {
+    json!({
+        "pc": hex(f.source.pc),
+        "function": f.source.function,
+        "file": f.source.file,
+        "line": f.source.line,
+        "inlined": f.source.inlined,
+        "user": f.user,
+    })
+}
+
+fn site(s: &Site) -> Value {
+    json!({
+        "cpu_node": s.pos,
+        "pc": hex(s.pc),
+        "cycle": s.cycle,
+        "stack": s.stack.iter().map(frame).collect::<Vec<_>>(),
+        "top_user_frame": s.top_user_frame().map(frame),
+    })
+}
+
+fn object(o: &Object) -> Value {
+    match o {
+        Object::Global { name, addr, size, from, to } => {
+            json!({"kind": "global", "name": name, "addr": hex(*addr), "size": size, "from": from, "to": to})
+        }
+        Object::Heap { block, from, to } => json!({
+            "kind": "heap",
+            "start": hex(block.start),
+            "size": block.size,
+            "function": block.function,
+            "freed": block.freed,
+            "allocation_stack": block.stack.iter().map(frame).collect::<Vec<_>>(),
+            "from": from,
+            "to": to,
+        }),
+        Object::Scratchpad { from, to } => json!({"kind": "scratchpad", "from": from, "to": to}),
+        Object::Unnamed { from, to } => json!({"kind": "unnamed", "from": hex(*from), "to": format!("{to:#010x}")}),
+    }
+}
+
+fn landmark(l: &Landmark) -> Value {
+    let what = match l.what {
+        LandmarkKind::Sync => "sync".to_string(),
+        LandmarkKind::Request => "request".to_string(),
+        LandmarkKind::Maintenance { op, whole_cache } => {
+            format!("{op:?}{}", if whole_cache { " all" } else { " line" }).to_lowercase()
+        }
+    };
+    json!({"what": what, "site": site(&l.site)})
+}
+
+/// The structured ordering facts of one direction.
+fn facts(o: &Ordering) -> Value {
+    let opt = |l: &Option<Landmark>| l.as_ref().map(landmark);
+    match o {
+        Ordering::NoSyncBetween { request, then, sync } => json!({
+            "missing": "sync", "request": landmark(request), "then": site(then), "first_sync_after_request": opt(sync),
+        }),
+        Ordering::NoFlushBetween { line, store, then, next } => json!({
+            "missing": "flush", "line": hex(*line), "store": site(store), "then": site(then),
+            "next_maintenance_after_store": opt(next),
+        }),
+        Ordering::FillMayPrecede { line, load, since, done, request } => json!({
+            "missing": "invalidate", "line": hex(*line), "load": site(load),
+            "last_invalidation_before_load": opt(since), "sync_before_load": opt(done), "request": opt(request),
+        }),
+        Ordering::NoInterlock { first, second, reason } => json!({
+            "missing": "sync", "first_request": landmark(first), "second_request": landmark(second),
+            "interlock": match reason { InterlockGap::BothWrite => "write-after-write", InterlockGap::NotCovered => "not-covered" },
+        }),
+        Ordering::ProgramOrder { x, y } => json!({"missing": "none-possible", "x": site(x), "y": site(y)}),
+    }
+}
+
+fn side(s: &Side) -> Value {
+    json!({
+        "kind": s.kind.to_string(),
+        "short": s.kind.short(),
+        "cache_line": s.node.id.line.map(hex),
+        "cpu_node": s.node.id.pos,
+        "pred": s.node.pred,
+        "succ": s.node.succ,
+        "site": site(&s.site),
+        "last_store": s.last_store_known,
+        "first_store": s.first_store.as_ref().map(site),
+        "stored_bytes": s.stored.map(|r| json!({"start": hex(r.start), "len": r.len})),
+    })
+}
+
+fn finding(f: &Finding) -> Value {
+    json!({
+        "class": f.class(),
+        "rule": f.rule(),
+        "space": match f.space { Space::Dram => "DRAM", Space::Scratchpad => "scratchpad" },
+        "a": side(&f.sides[0]),
+        "b": side(&f.sides[1]),
+        "bytes": f.bytes.iter().take(RANGES).map(|b| json!({"start": format!("{:#x}", b.start), "len": b.len})).collect::<Vec<_>>(),
+        "byte_ranges": f.bytes.len(),
+        "byte_count": f.bytes.iter().map(|b| b.len as u64).sum::<u64>(),
+        "cache_lines": f.cache_lines,
+        "sites": f.sites,
+        "occurrences": f.occurrences,
+        "objects": f.objects.iter().map(object).collect::<Vec<_>>(),
+        "line": f.line.as_ref().map(|l| json!({
+            "addr": hex(l.line), "size": l.size, "objects": l.objects.iter().map(object).collect::<Vec<_>>(),
+        })),
+        "facts": [facts(&f.why[0]), facts(&f.why[1])],
+        "why_text": [text::ordering(&f.why[0]), text::ordering(&f.why[1])],
+        "fix": {"kind": f.fix.kind.name(), "direction": if f.fix.direction == 0 { "a-before-b" } else { "b-before-a" }, "text": text::fix(f)},
+    })
+}
+
+pub fn render(report: &Report) -> String {
+    let value = json!({
+        "findings": report.findings.iter().map(finding).collect::<Vec<_>>(),
+        "occurrences": report.occurrences(),
+        "events": report.events,
+        "stream_errors": report.stream_errors,
+    });
+    serde_json::to_string_pretty(&value).expect("plain data") + "\n"
+}

@@ -1,0 +1,239 @@
+//! Race reports: the detector's races turned into findings a firmware engineer can act on.
+//!
+//! * [`model`]: what a report says, as data (findings, sides with stacks, memory, ordering
+//!   facts, fix);
+//! * [`facts`]: the ordering facts, from the whole run's timeline;
+//! * [`enrich`]: stacks, user-code frames, names of memory;
+//! * this module: [`build`], which groups races by root cause (one finding per pair of
+//!   top user frames and kinds) and decides each finding's facts and fix;
+//! * [`text`] and [`json`]: renderings of the model (nothing is analysed there).
+
+pub mod enrich;
+pub mod facts;
+pub mod json;
+pub mod model;
+pub mod text;
+
+use crate::machine::RunNotes;
+use crate::race_check::{Findings, Landmark as Mark};
+use crate::source_map::SourceMap;
+use enrich::Enricher;
+use facts::Timeline;
+use model::*;
+use mxpsim_detector::bytes;
+use mxpsim_detector::event::{Pos, Space};
+use mxpsim_detector::node::NodeKind;
+use mxpsim_detector::race::{Race, ReportEntry};
+use mxpsim_detector::RaceNode;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// How reports are built.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Frames per stack at most.
+    pub stack_depth: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { stack_depth: 16 }
+    }
+}
+
+/// Builds the report of a race check.
+pub fn build(findings: &Findings, source: &SourceMap, notes: &RunNotes, options: &Options) -> Report {
+    let builder = Builder {
+        findings,
+        timeline: Timeline { landmarks: &findings.landmarks },
+        enrich: Enricher::new(source, notes, findings.line_size, options.stack_depth),
+    };
+    // Group the detector's distinct races by root cause, in the order their first race
+    // comes in the detector's (deterministic) order.
+    let mut groups: Vec<(GroupKey, Vec<(&ReportEntry, [Side; 2])>)> = Vec::new();
+    let mut index: BTreeMap<GroupKey, usize> = BTreeMap::new();
+    for entry in findings.report.entries() {
+        let sides = builder.sides(entry);
+        let key = GroupKey::of(&entry.first, &sides);
+        let i = *index.entry(key.clone()).or_insert_with(|| {
+            groups.push((key, Vec::new()));
+            groups.len() - 1
+        });
+        groups[i].1.push((entry, sides));
+    }
+    let findings_out = groups.into_iter().map(|(_, members)| builder.finding(members)).collect();
+    Report { findings: findings_out, events: findings.events, stream_errors: findings.stream_errors }
+}
+
+/// What makes races one finding: both kinds, the space and both top user frames.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct GroupKey {
+    kinds: (NodeKind, NodeKind),
+    space: Space,
+    tops: [(Option<String>, Option<String>, Option<u32>); 2],
+}
+
+impl GroupKey {
+    fn of(race: &Race, sides: &[Side; 2]) -> Self {
+        let top = |s: &Side| {
+            s.site
+                .top_user_frame()
+                .map_or((None, None, None), |f| (f.source.function.clone(), f.source.file.clone(), f.source.line))
+        };
+        GroupKey { kinds: (race.a.id.kind, race.b.id.kind), space: race.space, tops: [top(&sides[0]), top(&sides[1])] }
+    }
+}
+
+struct Builder<'a> {
+    findings: &'a Findings,
+    timeline: Timeline<'a>,
+    enrich: Enricher<'a>,
+}
+
+impl Builder<'_> {
+    fn landmark(&self, pos: Pos) -> Option<Landmark> {
+        let mark = self.findings.landmarks.get(&pos)?;
+        let (what, origin) = match *mark {
+            Mark::Sync { origin } => (LandmarkKind::Sync, origin),
+            Mark::Request { origin, .. } => (LandmarkKind::Request, origin),
+            Mark::Maintenance { op, scope, origin } => {
+                (LandmarkKind::Maintenance { op, whole_cache: scope == mxpsim_detector::event::Scope::All }, origin)
+            }
+        };
+        Some(Landmark { pos, what, site: self.enrich.site(pos, origin) })
+    }
+
+    /// Both sides of a distinct race, with final intervals and sites.
+    fn sides(&self, entry: &ReportEntry) -> [Side; 2] {
+        let race = &entry.first;
+        let last_store = self.findings.last_stores.get(&race.key());
+        [self.side(&race.a, last_store), self.side(&race.b, last_store)]
+    }
+
+    fn side(&self, node: &RaceNode, last_store: Option<&crate::store_log::Store>) -> Side {
+        let node = self.timeline.final_interval(node);
+        let own = self.enrich.site(node.id.pos, node.origin);
+        let mut side =
+            Side { kind: node.id.kind, node, site: own, first_store: None, last_store_known: false, stored: None };
+        if node.id.kind == NodeKind::WriteBack {
+            // The last store must be of this dirty epoch: at or after its first store, before
+            // the line's next maintenance.
+            let in_epoch = |pos: Pos| pos >= node.pred && node.succ.is_none_or(|c| pos < c);
+            if let Some(store) = last_store.filter(|s| in_epoch(s.pos)) {
+                side.last_store_known = true;
+                side.stored = Some(store.range);
+                if store.pos != node.pred {
+                    let first = std::mem::replace(&mut side.site, self.enrich.site(store.pos, store.origin));
+                    side.first_store = Some(first);
+                }
+            }
+        }
+        side
+    }
+
+    /// The site a side starts at (its pred): the request, the access, the epoch's first store.
+    fn start_site<'s>(&self, side: &'s Side) -> &'s Site {
+        side.first_store.as_ref().unwrap_or(&side.site)
+    }
+
+    /// Why `x` is not ordered before `y`.
+    fn ordering(&self, x: &Side, y: &Side) -> Ordering {
+        let (xk, yk) = (x.kind, y.kind);
+        let line = x.node.id.line.or(y.node.id.line).unwrap_or(0);
+        if xk.is_engine() && yk.is_engine() {
+            let (first, second) = if x.node.pred < y.node.pred { (x, y) } else { (y, x) };
+            let reason = if first.kind == NodeKind::Vector || second.kind == NodeKind::Vector {
+                InterlockGap::BothWrite
+            } else {
+                InterlockGap::NotCovered
+            };
+            if x.node.pred < y.node.pred {
+                return Ordering::NoInterlock {
+                    first: self.landmark_or_site(first.node.pred, &first.site),
+                    second: self.landmark_or_site(second.node.pred, &second.site),
+                    reason,
+                };
+            }
+            return Ordering::ProgramOrder { x: x.site.clone(), y: y.site.clone() };
+        }
+        if yk == NodeKind::Alloc {
+            let since = self.timeline.last_invalidation(line, y.node.id.pos).and_then(|p| self.landmark(p));
+            let (done, request) = if xk.is_engine() {
+                let sync = x.node.succ.filter(|&s| s < y.node.id.pos).and_then(|p| self.landmark(p));
+                (sync, self.landmark(x.node.pred))
+            } else {
+                (None, None)
+            };
+            return Ordering::FillMayPrecede { line, load: y.site.clone(), since, done, request };
+        }
+        let then = self.start_site(y).clone();
+        if xk.is_engine() && x.node.pred < y.node.pred {
+            return Ordering::NoSyncBetween {
+                request: self.landmark_or_site(x.node.pred, &x.site),
+                then,
+                sync: x.node.succ.and_then(|p| self.landmark(p)),
+            };
+        }
+        if xk == NodeKind::WriteBack && x.site.pos < y.node.pred {
+            let next = self.timeline.next_maintenance(line, x.site.pos).and_then(|p| self.landmark(p));
+            return Ordering::NoFlushBetween { line, store: x.site.clone(), then, next };
+        }
+        Ordering::ProgramOrder { x: self.start_site(x).clone(), y: then }
+    }
+
+    fn landmark_or_site(&self, pos: Pos, site: &Site) -> Landmark {
+        self.landmark(pos).unwrap_or_else(|| Landmark { pos, what: LandmarkKind::Request, site: site.clone() })
+    }
+
+    fn finding(&self, members: Vec<(&ReportEntry, [Side; 2])>) -> Finding {
+        let (first_entry, first_sides) = &members[0];
+        let race = &first_entry.first;
+        let bytes_all = bytes::normalize(members.iter().flat_map(|(e, _)| e.bytes.iter().copied()).collect());
+        let lines: BTreeSet<Option<u32>> = members.iter().map(|(e, _)| e.first.line()).collect();
+        let sites: BTreeSet<(u32, u32)> = members.iter().map(|(_, s)| (s[0].site.pc, s[1].site.pc)).collect();
+        let sides = first_sides.clone();
+        let why = [self.ordering(&sides[0], &sides[1]), self.ordering(&sides[1], &sides[0])];
+        let cycle = race.a.origin.cycle.max(race.b.origin.cycle);
+        let objects = self.enrich.objects(race.space, &bytes_all, cycle);
+        let line = race.line().map(|l| self.enrich.line_contents(l, cycle));
+        let fix = self.fix(&sides, &why, &bytes_all);
+        Finding {
+            space: race.space,
+            sides,
+            bytes: bytes_all,
+            cache_lines: lines.len(),
+            sites: sites.len(),
+            occurrences: members.len() as u64,
+            objects,
+            line,
+            why,
+            fix,
+        }
+    }
+
+    /// The fix: the direction that can be ordered (when both can, the one the program
+    /// order suggests: the earlier side first).
+    fn fix(&self, sides: &[Side; 2], why: &[Ordering; 2], racing: &[mxpsim_detector::event::Range]) -> Fix {
+        let possible = |o: &Ordering| !matches!(o, Ordering::ProgramOrder { .. });
+        let direction = match (possible(&why[0]), possible(&why[1])) {
+            (true, false) => 0,
+            (false, true) => 1,
+            _ => usize::from(sides[1].node.pred < sides[0].node.pred),
+        };
+        let kind = match &why[direction] {
+            Ordering::NoSyncBetween { .. } | Ordering::NoInterlock { .. } => FixKind::Sync,
+            Ordering::NoFlushBetween { .. } => {
+                // The last store wrote none of the racing bytes: they only share its line.
+                let stored = sides[direction].stored;
+                if stored.is_some_and(|s| !racing.iter().any(|r| r.overlaps(s))) {
+                    FixKind::Align
+                } else {
+                    FixKind::Flush
+                }
+            }
+            Ordering::FillMayPrecede { request: Some(_), done: None, .. } => FixKind::Sync,
+            Ordering::FillMayPrecede { .. } => FixKind::Invalidate,
+            Ordering::ProgramOrder { .. } => FixKind::Sync,
+        };
+        Fix { kind, direction }
+    }
+}

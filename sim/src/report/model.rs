@@ -1,0 +1,231 @@
+//! What a race report says, as data: findings with their sides, stacks, memory, ordering
+//! facts and fix. Built by [`super::build`]; printed by [`super::text`] and [`super::json`].
+//! Nothing here is prose: renderers turn it into words.
+
+use crate::source_map::SourceFrame;
+use mxpsim_detector::event::{CacheOp, Pos, Range, Space};
+use mxpsim_detector::node::NodeKind;
+use mxpsim_detector::RaceNode;
+
+/// The whole report of a run.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub findings: Vec<Finding>,
+    /// Events the detector observed.
+    pub events: u64,
+    /// Events that broke the stream's contract (a simulator bug if ever non-zero).
+    pub stream_errors: u64,
+}
+
+impl Report {
+    /// Races over all findings, as the detector counted them (deduplicated by site pair and
+    /// cache line).
+    pub fn occurrences(&self) -> u64 {
+        self.findings.iter().map(|f| f.occurrences).sum()
+    }
+}
+
+/// One root cause: every race between the same two user-code sites, of the same kinds.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    pub space: Space,
+    /// Side A and side B, in the order of their kinds (the class `A/B`).
+    pub sides: [Side; 2],
+    /// Every racing byte over the races folded into this finding (normalised).
+    pub bytes: Vec<Range>,
+    /// Distinct cache lines of the races (1 for a race without a cache node).
+    pub cache_lines: usize,
+    /// Distinct (instruction, instruction) pairs folded in (a loop unrolled, a helper inlined
+    /// twice, fields stored one by one).
+    pub sites: usize,
+    /// Races folded in, counted once per site pair and cache line.
+    pub occurrences: u64,
+    /// What the racing bytes belong to.
+    pub objects: Vec<Object>,
+    /// For a race with a cache node: everything its line holds.
+    pub line: Option<LineContents>,
+    /// Why nothing orders the two sides: for A-before-B and B-before-A, what is missing.
+    pub why: [Ordering; 2],
+    /// What to change.
+    pub fix: Fix,
+}
+
+impl Finding {
+    /// `wb/dma_r`.
+    pub fn class(&self) -> String {
+        format!("{}/{}", self.sides[0].kind.short(), self.sides[1].kind.short())
+    }
+
+    /// `write-back-vs-dma-read`: a stable rule id for the class.
+    pub fn rule(&self) -> String {
+        format!("{}-vs-{}", self.sides[0].kind.words(), self.sides[1].kind.words())
+    }
+}
+
+/// One side of a finding, from its first race.
+#[derive(Clone, Debug)]
+pub struct Side {
+    pub kind: NodeKind,
+    /// The node with its final interval (succ as the whole run decided it).
+    pub node: RaceNode,
+    /// Where the node comes from: the access, the request, or for a write-back the store a
+    /// flush must follow (the last store to the line before the other side, when known,
+    /// else the store that opened the dirty epoch).
+    pub site: Site,
+    /// For a write-back: the store that first dirtied the line in this epoch, when it is not
+    /// `site`.
+    pub first_store: Option<Site>,
+    /// For a write-back: `site` is the last store to the line before the other side (else it
+    /// is the epoch's first store).
+    pub last_store_known: bool,
+    /// For a write-back whose last store is known: the bytes it stored.
+    pub stored: Option<Range>,
+}
+
+/// A program point with its stack.
+#[derive(Clone, Debug)]
+pub struct Site {
+    pub pos: Pos,
+    pub pc: u32,
+    pub cycle: u64,
+    /// Innermost first: the instruction's frames (inlined ones first), then each caller's.
+    pub stack: Vec<Frame>,
+    /// The stack was cut at the depth limit.
+    pub truncated: bool,
+}
+
+impl Site {
+    /// The first frame in the firmware's own code (else the innermost frame).
+    pub fn top_user_frame(&self) -> Option<&Frame> {
+        self.stack.iter().find(|f| f.user).or(self.stack.first())
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Frame {
+    pub source: SourceFrame,
+    /// In the firmware's own sources (not the C library, crt0 or the SDK runtime).
+    pub user: bool,
+}
+
+/// A named piece of memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Object {
+    /// A global variable (from the symbol table, with its size), and the racing bytes' offset
+    /// range within it.
+    Global { name: String, addr: u32, size: u32, from: u32, to: u64 },
+    /// A heap block, the racing bytes' offsets within it, and its allocation.
+    Heap { block: HeapBlock, from: u32, to: u64 },
+    /// Scratchpad bytes (offsets from the scratchpad's base).
+    Scratchpad { from: u32, to: u64 },
+    /// DRAM bytes nothing names.
+    Unnamed { from: u32, to: u64 },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeapBlock {
+    pub start: u32,
+    pub size: u32,
+    pub function: String,
+    /// The allocation's stack (the allocator's caller first).
+    pub stack: Vec<Frame>,
+    pub freed: bool,
+}
+
+impl PartialEq for Frame {
+    fn eq(&self, other: &Self) -> bool {
+        self.source == other.source
+    }
+}
+impl Eq for Frame {}
+
+/// A cache line and what it holds.
+#[derive(Clone, Debug)]
+pub struct LineContents {
+    pub line: u32,
+    pub size: u32,
+    /// Each object overlapping the line, with the bytes of the line it holds.
+    pub objects: Vec<Object>,
+}
+
+/// An ordering node of the CPU timeline, named.
+#[derive(Clone, Debug)]
+pub struct Landmark {
+    pub pos: Pos,
+    pub what: LandmarkKind,
+    pub site: Site,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LandmarkKind {
+    Sync,
+    Maintenance { op: CacheOp, whole_cache: bool },
+    Request,
+}
+
+/// Why one side is not ordered before the other, as the facts that decide it.
+///
+/// To order X before Y, X's end (succ) must come no later than Y's start (pred). A `sync`
+/// after a request ends an engine node; a clean/flush after a store ends a write-back; an
+/// invalidate before a load moves a fill's start; CPU accesses are fixed points.
+#[derive(Clone, Debug)]
+pub enum Ordering {
+    /// X is an engine node requested at `request`; Y starts at `then`, after the request;
+    /// the first sync after the request is `sync` (after `then`), or none.
+    NoSyncBetween { request: Landmark, then: Site, sync: Option<Landmark> },
+    /// X is a write-back of `line` from the store `store`; Y starts at `then`, after it;
+    /// the line's next clean/flush/invalidate after the store is `next` (after `then`), or
+    /// none.
+    NoFlushBetween { line: u32, store: Site, then: Site, next: Option<Landmark> },
+    /// Y is a fill of `line` for the load `load`, which may happen any time after the line's
+    /// last flush/invalidate before the load (`since`, or the start of the run); X ends at
+    /// `done` (or, an engine node without a sync before the load, `request`), not before.
+    FillMayPrecede { line: u32, load: Site, since: Option<Landmark>, done: Option<Landmark>, request: Option<Landmark> },
+    /// Two engine nodes: no interlock applies (`reason`), and no sync lies between the
+    /// requests (`first` before `second`).
+    NoInterlock { first: Landmark, second: Landmark, reason: InterlockGap },
+    /// X's start comes after Y's in program order and nothing can move it: only the other
+    /// direction can be ordered.
+    ProgramOrder { x: Site, y: Site },
+}
+
+/// Why the accelerator's interlocks do not order a DMA and a vector instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InterlockGap {
+    /// Both write the bytes: write-after-write is never interlocked.
+    BothWrite,
+    /// Any other case the interlock rule leaves out.
+    NotCovered,
+}
+
+/// What to change, in the words of the fix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FixKind {
+    /// Add a `vbx_sync()` between a request and what depends on it.
+    Sync,
+    /// Flush (or clean) the line between a store and the DMA request or uncached access.
+    Flush,
+    /// Invalidate (or flush) the line after the DMA wrote it and before the load.
+    Invalidate,
+    /// The racing bytes share a line with bytes the CPU writes: align or pad the buffer to
+    /// the line size (a flush between would also do).
+    Align,
+}
+
+impl FixKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            FixKind::Sync => "sync",
+            FixKind::Flush => "flush",
+            FixKind::Invalidate => "invalidate",
+            FixKind::Align => "align",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Fix {
+    pub kind: FixKind,
+    /// Which direction of [`Finding::why`] the fix orders (0: A before B).
+    pub direction: usize,
+}
