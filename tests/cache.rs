@@ -159,11 +159,12 @@ fn recorded_trace_is_the_event_stream() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let reader = TraceReader::new(std::io::BufReader::new(std::fs::File::open(&file).unwrap())).unwrap();
     assert_eq!(reader.header.geometry, CacheGeometry { line_size: 32, write_back: WriteBack::Line });
-    let (mut recorded, mut heap) = (Vec::new(), Vec::new());
+    let (mut recorded, mut heap, mut calls) = (Vec::new(), Vec::new(), None);
     for frame in reader {
         match frame.unwrap() {
             Frame::Event(e) => recorded.push(e),
             Frame::Heap(h) => heap.push(h),
+            Frame::Calls(nodes) => calls = Some(nodes),
         }
     }
 
@@ -174,7 +175,13 @@ fn recorded_trace_is_the_event_stream() {
     let mut machine = Machine::new(&config, image, host, Vec::new()).unwrap();
     machine.watch_heap();
     machine.run(&mut (), None);
-    assert_eq!(heap, machine.heap_events(), "the file holds the heap events");
+    let notes = machine.notes();
+    assert_eq!(heap, notes.heap, "the file holds the heap events");
+    assert_eq!(calls, Some(notes.calls.nodes().collect()), "the file holds the call contexts");
+    assert!(
+        recorded.iter().any(|e| matches!(e, Event::Cached { origin, .. } if origin.ctx != 0)),
+        "events carry contexts"
+    );
     assert!(recorded == machine.into_sink(), "the file holds exactly the event stream");
 
     // What cache_coherence.c does, seen in its events.

@@ -1,6 +1,6 @@
 /*
  * globals_adjacent.c - two separate .bss globals, a 32-byte aligned status word `flag` and
- * the array `rx` the DMA writes, end up in one 32-byte line (the program checks the layout
+ * the 28-byte array `rx` the DMA writes, share one 32-byte line (the program checks the layout
  * and exits 1 if the compiler placed them otherwise). vbx_dma_to_host writes rx; after
  * vbx_sync() the CPU reads flag through the cache, without invalidating the line first. That
  * load's line fill (alloc; pred = the last flush/invalidate of the line, the flush-all
@@ -17,15 +17,19 @@
 #include "vbx_port.h"
 #include "vbx_test.h"
 
-#define N 4 /* words of rx */
+#define N 7 /* words of rx */
 
-static volatile int32_t flag __attribute__((aligned(32)));
-static int32_t rx[N];
+/* One section for both, in this order, so that they are laid out together (small globals would
+ * otherwise go to .sbss, away from rx, and gcc emits globals in reverse order). Together they
+ * fill the line. */
+#define ADJACENT __attribute__((section(".bss.adjacent"), no_reorder))
+static volatile int32_t flag ADJACENT __attribute__((aligned(32)));
+static int32_t rx[N] ADJACENT;
 
 int main(void)
 {
     vbx_test_init();
-    if ((uintptr_t)&flag / 32 != (uintptr_t)rx / 32 || (uintptr_t)(rx + N) / 32 != (uintptr_t)&flag / 32) {
+    if ((uintptr_t)&flag / 32 != (uintptr_t)rx / 32 || ((uintptr_t)(rx + N) - 1) / 32 != (uintptr_t)&flag / 32) {
         printf("layout: flag %p, rx %p\n", (void *)&flag, (void *)rx);
         return 1;
     }

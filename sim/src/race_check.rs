@@ -25,7 +25,7 @@ pub struct Findings {
     pub landmarks: BTreeMap<Pos, Landmark>,
     /// For each distinct race (its first occurrence) with a write-back side: the last store
     /// to the line before the other side's start, when the log could tell it exactly.
-    pub last_stores: BTreeMap<RaceKey, Store>,
+    pub last_stores: BTreeMap<RaceKey, Option<Store>>,
     /// Events that broke the stream's contract (a simulator bug if ever non-zero).
     pub stream_errors: u64,
     pub first_stream_error: Option<StreamError>,
@@ -44,7 +44,7 @@ pub struct RaceCheck {
     landmarks: BTreeMap<Pos, Landmark>,
     stores: StoreLog,
     last_request: Pos,
-    last_stores: BTreeMap<RaceKey, Store>,
+    last_stores: BTreeMap<RaceKey, Option<Store>>,
     stream_errors: u64,
     first_stream_error: Option<StreamError>,
 }
@@ -128,12 +128,9 @@ impl RaceCheck {
                 _ => continue,
             };
             let Some(line) = wb.id.line else { continue };
-            let key = race.key();
-            if self.last_stores.contains_key(&key) {
-                continue;
-            }
-            if let Some(store) = self.stores.last_before(line, other.pred).filter(|s| s.pos >= wb.pred) {
-                self.last_stores.insert(key, store);
+            // Only the first race of a key counts: it is the one the report keeps.
+            if let std::collections::btree_map::Entry::Vacant(e) = self.last_stores.entry(race.key()) {
+                e.insert(self.stores.last_before(line, other.pred).filter(|s| s.pos >= wb.pred));
             }
         }
     }

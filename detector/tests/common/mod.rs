@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // Each test binary uses its own part of this module.
 
+pub mod strategies;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use mxpsim_detector::event::{

@@ -3,6 +3,7 @@
 use super::*;
 use crate::cache::config::{Policy, WritePolicy};
 use crate::mxp::config::MxpConfig;
+use mxpsim_detector::event::Origin;
 use mxpsim_detector::event::{Access as Rw, WriteBack};
 
 const BASE: u32 = 0x8000_0000;

@@ -105,11 +105,11 @@ impl Builder<'_> {
     /// Both sides of a distinct race, with final intervals and sites.
     fn sides(&self, entry: &ReportEntry) -> [Side; 2] {
         let race = &entry.first;
-        let last_store = self.findings.last_stores.get(&race.key());
+        let last_store = self.findings.last_stores.get(&race.key()).copied().flatten();
         [self.side(&race.a, last_store), self.side(&race.b, last_store)]
     }
 
-    fn side(&self, node: &RaceNode, last_store: Option<&crate::store_log::Store>) -> Side {
+    fn side(&self, node: &RaceNode, last_store: Option<crate::store_log::Store>) -> Side {
         let node = self.timeline.final_interval(node);
         let own = self.enrich.site(node.id.pos, node.origin);
         let mut side =
