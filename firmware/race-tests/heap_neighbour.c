@@ -1,7 +1,7 @@
 /*
  * heap_neighbour.c - two heap blocks share a 32-byte line: an 8-byte block `count` (a counter
  * the CPU updates through the cache) and the block after it, `rx`, that vbx_dma_to_host
- * writes. With the program break moved so that count starts a 64-byte boundary L, picolibc's
+ * writes. With the program break moved so that count starts at a 64-byte boundary L, picolibc's
  * malloc puts count at L..L+7 (its chunk ends at L+12) and rx at L+16..L+63 (after its 4-byte
  * header): rx's first 16 bytes are in count's line (the program checks this layout and exits
  * 1 otherwise). The CPU bumps the counter, then requests the DMA without flushing that line:

@@ -1,8 +1,9 @@
 /*
- * heap_shared_neighbour_at_32.c - heap_shared_neighbour_64.c (a shared buffer out whose tail
- * and the next, cached heap block note are 64 bytes apart... see there) on the default
- * machine, 32-byte lines: out[4..7] (L+64..L+79) and note (L+112..L+127) are in different
- * 32-byte lines, and the store into note after the sync does not touch a line the DMA wrote.
+ * heap_shared_neighbour_at_32.c - heap_shared_neighbour_64.c (a shared output buffer `out`
+ * whose tail shares a 64-byte line with the next, cached heap block `note`, which the CPU
+ * stores into after the sync) on the default machine, 32-byte lines: out[4..7]
+ * (L+64..L+79) and note (L+112..L+127) are in different 32-byte lines, and the store into note
+ * after the sync does not touch a line the DMA wrote.
  * No race. (Only the line size differs from heap_shared_neighbour_64.)
  *
  * qemu: skip (needs the MXP)

@@ -13,7 +13,7 @@
 //!
 //! A frame is the value encoded with [postcard](https://docs.rs/postcard) (varint integers,
 //! enum variants as varint indices, fields in declaration order), COBS-encoded and terminated
-//! by a zero byte. A cached access takes about 21 bytes.
+//! by a zero byte. A cached access takes about 22 bytes.
 
 use crate::heap::HeapEvent;
 use crate::machine::RunNotes;
@@ -215,11 +215,11 @@ mod tests {
         expected.push(Frame::Heap(heap));
         expected.push(Frame::Calls(vec![(0, 0)]));
         assert_eq!(r.collect::<Result<Vec<_>, _>>().unwrap(), expected);
-        // Compact: a cached access with a large PC, address and cycle is 21 bytes.
+        // Compact: a cached access with a large PC, address and cycle is 22 bytes.
         let mut one = TraceWriter::new(Vec::new(), geometry()).unwrap();
         let before = one.out.len();
         one.emit(events().remove(0));
-        assert_eq!(one.out.len() - before, 21);
+        assert_eq!(one.out.len() - before, 22);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The simulated SoC as a program: builds the machine from a configuration and a firmware
 //! ELF, runs it, serves its host calls, and owns the command line and its reports.
 
+pub mod access_log;
 pub mod cli;
 pub mod config;
 pub mod elf;
@@ -12,7 +13,6 @@ pub mod race_check;
 pub mod report;
 pub mod semihost;
 pub mod source_map;
-pub mod store_log;
 pub mod sweep;
 pub mod symbols;
 pub mod trace;

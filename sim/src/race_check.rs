@@ -1,8 +1,9 @@
 //! `--race-check`: the race detector as an event sink, plus the few facts reports need that
 //! the detector does not keep: where each ordering node (sync, maintenance, request) was,
-//! and for a race with a write-back, the last store to its line before the other side.
+//! and for a race with a cache node, the CPU access behind it (for a write-back, the last
+//! store to its line before the other side).
 
-use crate::store_log::{Store, StoreLog};
+use crate::access_log::{AccessLog, Logged};
 use mxpsim_detector::event::{Access, CacheOp, Event, Origin, Pos, Request, Scope};
 use mxpsim_detector::node::NodeKind;
 use mxpsim_detector::race::RaceKey;
@@ -18,14 +19,23 @@ pub enum Landmark {
     Sync { origin: Origin },
 }
 
+/// What the access log knew of a race's cache side when the race was found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CacheSide {
+    /// The access that created the node (the read of an `alloc`, the store of a `wb`).
+    pub own: Option<Logged>,
+    /// For a `wb`: the last store to the line before the other side's start.
+    pub last_store: Option<Logged>,
+}
+
 /// What a race check found.
 pub struct Findings {
     pub report: Report,
     /// Ordering nodes by CPU position.
     pub landmarks: BTreeMap<Pos, Landmark>,
-    /// For each distinct race (its first occurrence) with a write-back side: the last store
-    /// to the line before the other side's start, when the log could tell it exactly.
-    pub last_stores: BTreeMap<RaceKey, Option<Store>>,
+    /// For each distinct race (its first occurrence) with a cache side: what the access log
+    /// knew of it when the race was found.
+    pub cache_sides: BTreeMap<RaceKey, CacheSide>,
     /// Events that broke the stream's contract (a simulator bug if ever non-zero).
     pub stream_errors: u64,
     pub first_stream_error: Option<StreamError>,
@@ -42,9 +52,9 @@ pub struct RaceCheck {
     races: usize,
     events: u64,
     landmarks: BTreeMap<Pos, Landmark>,
-    stores: StoreLog,
+    accesses: AccessLog,
     last_request: Pos,
-    last_stores: BTreeMap<RaceKey, Option<Store>>,
+    cache_sides: BTreeMap<RaceKey, CacheSide>,
     stream_errors: u64,
     first_stream_error: Option<StreamError>,
 }
@@ -58,9 +68,9 @@ impl RaceCheck {
             races: 0,
             events: 0,
             landmarks: BTreeMap::new(),
-            stores: StoreLog::new(config.geometry.line_size),
+            accesses: AccessLog::new(config.geometry.line_size),
             last_request: 0,
-            last_stores: BTreeMap::new(),
+            cache_sides: BTreeMap::new(),
             stream_errors: 0,
             first_stream_error: None,
         })
@@ -70,7 +80,7 @@ impl RaceCheck {
         Findings {
             report: self.detector.finish(),
             landmarks: self.landmarks,
-            last_stores: self.last_stores,
+            cache_sides: self.cache_sides,
             stream_errors: self.stream_errors,
             first_stream_error: self.first_stream_error,
             line_size: self.line_size,
@@ -106,7 +116,7 @@ impl RaceCheck {
             Ok(0) => true,
             Ok(found) => {
                 self.races += found;
-                self.note_last_stores();
+                self.note_cache_sides();
                 true
             }
             Err(e) => {
@@ -116,21 +126,28 @@ impl RaceCheck {
         }
     }
 
-    /// Notes, for each new distinct race with a write-back side, the last store to its line
-    /// before the other side's start (what a flush must follow), while the log still knows it.
+    /// Notes, for each new distinct race with a cache side, the CPU access behind it and,
+    /// for a write-back, the last store to its line before the other side's start (what a
+    /// flush must follow), while the log still knows them.
     #[cold]
     #[inline(never)]
-    fn note_last_stores(&mut self) {
+    fn note_cache_sides(&mut self) {
         for race in self.detector.fresh() {
-            let (wb, other) = match (race.a.id.kind, race.b.id.kind) {
-                (NodeKind::WriteBack, k) if !k.is_cache() => (&race.a, &race.b),
-                (k, NodeKind::WriteBack) if !k.is_cache() => (&race.b, &race.a),
+            let (cache, other) = match (race.a.id.kind.is_cache(), race.b.id.kind.is_cache()) {
+                (true, false) => (&race.a, &race.b),
+                (false, true) => (&race.b, &race.a),
                 _ => continue,
             };
-            let Some(line) = wb.id.line else { continue };
+            let Some(line) = cache.id.line else { continue };
             // Only the first race of a key counts: it is the one the report keeps.
-            if let std::collections::btree_map::Entry::Vacant(e) = self.last_stores.entry(race.key()) {
-                e.insert(self.stores.last_before(line, other.pred).filter(|s| s.pos >= wb.pred));
+            if let std::collections::btree_map::Entry::Vacant(e) = self.cache_sides.entry(race.key()) {
+                let last_store = match cache.id.kind {
+                    NodeKind::WriteBack => {
+                        self.accesses.last_store_before(line, other.pred).filter(|s| s.pos >= cache.pred)
+                    }
+                    _ => None,
+                };
+                e.insert(CacheSide { own: self.accesses.at(line, cache.id.pos), last_store });
             }
         }
     }
@@ -150,9 +167,10 @@ impl EventSink for RaceCheck {
         self.events += 1;
         // Cached accesses (nearly every event) are no landmarks.
         if let Event::Cached { access, range, origin } = event {
-            if access == Access::Write {
-                let pos = self.detector.position() + 1;
-                self.stores.store(range, pos, origin, self.last_request);
+            let pos = self.detector.position() + 1;
+            match access {
+                Access::Write => self.accesses.store(range, pos, origin, self.last_request),
+                Access::Read => self.accesses.read(range, pos, origin),
             }
             self.observe(&event);
         } else {

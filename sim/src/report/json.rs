@@ -99,7 +99,7 @@ fn side(s: &Side) -> Value {
         "site": site(&s.site),
         "last_store": s.last_store_known,
         "first_store": s.first_store.as_ref().map(site),
-        "stored_bytes": s.stored.map(|r| json!({"start": hex(r.start), "len": r.len})),
+        "accessed_bytes": s.accessed.map(|r| json!({"start": hex(r.start), "len": r.len})),
     })
 }
 

@@ -15,13 +15,13 @@ pub mod model;
 pub mod text;
 
 use crate::machine::RunNotes;
-use crate::race_check::{Findings, Landmark as Mark};
+use crate::race_check::{CacheSide, Findings, Landmark as Mark};
 use crate::source_map::SourceMap;
 use enrich::Enricher;
 use facts::Timeline;
 use model::*;
 use mxpsim_detector::bytes;
-use mxpsim_detector::event::{Pos, Space};
+use mxpsim_detector::event::{Pos, Range, Space};
 use mxpsim_detector::node::NodeKind;
 use mxpsim_detector::race::{Race, ReportEntry};
 use mxpsim_detector::RaceNode;
@@ -105,26 +105,28 @@ impl Builder<'_> {
     /// Both sides of a distinct race, with final intervals and sites.
     fn sides(&self, entry: &ReportEntry) -> [Side; 2] {
         let race = &entry.first;
-        let last_store = self.findings.last_stores.get(&race.key()).copied().flatten();
-        [self.side(&race.a, last_store), self.side(&race.b, last_store)]
+        let cache = self.findings.cache_sides.get(&race.key()).copied().unwrap_or_default();
+        [self.side(&race.a, cache), self.side(&race.b, cache)]
     }
 
-    fn side(&self, node: &RaceNode, last_store: Option<crate::store_log::Store>) -> Side {
+    fn side(&self, node: &RaceNode, cache: CacheSide) -> Side {
         let node = self.timeline.final_interval(node);
         let own = self.enrich.site(node.id.pos, node.origin);
         let mut side =
-            Side { kind: node.id.kind, node, site: own, first_store: None, last_store_known: false, stored: None };
-        if node.id.kind == NodeKind::WriteBack {
-            // The last store must be of this dirty epoch: at or after its first store, before
-            // the line's next maintenance.
-            let in_epoch = |pos: Pos| pos >= node.pred && node.succ.is_none_or(|c| pos < c);
-            if let Some(store) = last_store.filter(|s| in_epoch(s.pos)) {
-                side.last_store_known = true;
-                side.stored = Some(store.range);
-                if store.pos != node.pred {
-                    let first = std::mem::replace(&mut side.site, self.enrich.site(store.pos, store.origin));
-                    side.first_store = Some(first);
-                }
+            Side { kind: node.id.kind, node, site: own, first_store: None, last_store_known: false, accessed: None };
+        if !node.id.kind.is_cache() {
+            return side;
+        }
+        side.accessed = cache.own.map(|a| a.range);
+        // A write-back's last store must be of its dirty epoch: at or after its first store,
+        // before the line's next maintenance.
+        let in_epoch = |pos: Pos| pos >= node.pred && node.succ.is_none_or(|c| pos < c);
+        if let Some(store) = cache.last_store.filter(|s| node.id.kind == NodeKind::WriteBack && in_epoch(s.pos)) {
+            side.last_store_known = true;
+            side.accessed = Some(store.range);
+            if store.pos != node.pred {
+                let first = std::mem::replace(&mut side.site, self.enrich.site(store.pos, store.origin));
+                side.first_store = Some(first);
             }
         }
         side
@@ -195,7 +197,7 @@ impl Builder<'_> {
         let cycle = race.a.origin.cycle.max(race.b.origin.cycle);
         let objects = self.enrich.objects(race.space, &bytes_all, cycle);
         let line = race.line().map(|l| self.enrich.line_contents(l, cycle));
-        let fix = self.fix(&sides, &why, &bytes_all);
+        let fix = Self::fix(&sides, &why, &bytes_all);
         Finding {
             space: race.space,
             sides,
@@ -211,25 +213,21 @@ impl Builder<'_> {
     }
 
     /// The fix: the direction that can be ordered (when both can, the one the program
-    /// order suggests: the earlier side first).
-    fn fix(&self, sides: &[Side; 2], why: &[Ordering; 2], racing: &[mxpsim_detector::event::Range]) -> Fix {
+    /// order suggests: the earlier side first); `align` instead when the cache side's own
+    /// access touched none of the racing bytes (they only share its line).
+    fn fix(sides: &[Side; 2], why: &[Ordering; 2], racing: &[Range]) -> Fix {
         let possible = |o: &Ordering| !matches!(o, Ordering::ProgramOrder { .. });
         let direction = match (possible(&why[0]), possible(&why[1])) {
             (true, false) => 0,
             (false, true) => 1,
             _ => usize::from(sides[1].node.pred < sides[0].node.pred),
         };
+        let false_sharing =
+            sides.iter().filter_map(|s| s.accessed).any(|accessed| !racing.iter().any(|r| r.overlaps(accessed)));
         let kind = match &why[direction] {
+            _ if false_sharing => FixKind::Align,
             Ordering::NoSyncBetween { .. } | Ordering::NoInterlock { .. } => FixKind::Sync,
-            Ordering::NoFlushBetween { .. } => {
-                // The last store wrote none of the racing bytes: they only share its line.
-                let stored = sides[direction].stored;
-                if stored.is_some_and(|s| !racing.iter().any(|r| r.overlaps(s))) {
-                    FixKind::Align
-                } else {
-                    FixKind::Flush
-                }
-            }
+            Ordering::NoFlushBetween { .. } => FixKind::Flush,
             Ordering::FillMayPrecede { request: Some(_), done: None, .. } => FixKind::Sync,
             Ordering::FillMayPrecede { .. } => FixKind::Invalidate,
             Ordering::ProgramOrder { .. } => FixKind::Sync,

@@ -78,8 +78,9 @@ pub struct Side {
     /// For a write-back: `site` is the last store to the line before the other side (else it
     /// is the epoch's first store).
     pub last_store_known: bool,
-    /// For a write-back whose last store is known: the bytes it stored.
-    pub stored: Option<Range>,
+    /// For a cache side: the bytes its CPU access touched (the store named by `site`, or
+    /// the read that needed the fill), when the race checker's log still had them.
+    pub accessed: Option<Range>,
 }
 
 /// A program point with its stack.
@@ -207,8 +208,8 @@ pub enum FixKind {
     Flush,
     /// Invalidate (or flush) the line after the DMA wrote it and before the load.
     Invalidate,
-    /// The racing bytes share a line with bytes the CPU writes: align or pad the buffer to
-    /// the line size (a flush between would also do).
+    /// The racing bytes only share a line with the bytes the CPU's access touched: align or
+    /// pad the buffers to the line size (the ordering edge of [`Fix::direction`] would also do).
     Align,
 }
 

@@ -109,6 +109,11 @@ pub fn object(o: &Object) -> String {
     }
 }
 
+/// ` (4 bytes at 0x80001000)`: what a cache side's access touched, when known.
+fn accessed(s: &Side) -> String {
+    s.accessed.map_or(String::new(), |r| format!(" ({} byte{} at {:#010x})", r.len, plural(r.len as u64), r.start))
+}
+
 fn side(out: &mut String, label: &str, s: &Side) {
     let cycle = s.site.cycle;
     let what = match s.kind {
@@ -118,7 +123,7 @@ fn side(out: &mut String, label: &str, s: &Side) {
             } else {
                 "the store that dirtied it"
             };
-            let size = s.stored.map_or(String::new(), |r| format!(" ({} byte{})", r.len, plural(r.len as u64)));
+            let size = accessed(s);
             format!(
                 "write-back of line {:#010x}, dirty since {which}{size} at cycle {cycle}:",
                 s.node.id.line.unwrap_or(0)
@@ -132,7 +137,8 @@ fn side(out: &mut String, label: &str, s: &Side) {
     };
     let _ = writeln!(out, "  {label}: {what}");
     stack(out, &s.site, "      ");
-    if let Some(first) = &s.first_store {
+    // The epoch's first store, when it is another line of code than the last one.
+    if let Some(first) = s.first_store.as_ref().filter(|f| short(f) != short(&s.site)) {
         let _ = writeln!(out, "    the line was first dirtied (this time) by the store in {}", short(first));
     }
 }
@@ -201,7 +207,22 @@ pub fn ordering(o: &Ordering) -> String {
 
 /// The fix, in words.
 pub fn fix(f: &Finding) -> String {
+    if f.fix.kind != FixKind::Align {
+        return ordering_fix(f);
+    }
+    let line = f.line.as_ref().map_or(0, |l| l.line);
     let line_size = f.line.as_ref().map_or(0, |l| l.size);
+    let or = match &f.why[f.fix.direction] {
+        Ordering::ProgramOrder { .. } => String::new(),
+        _ => format!(" (or: {})", ordering_fix(f)),
+    };
+    format!(
+        "the racing bytes only share line {line:#010x} with the bytes the CPU accessed: align and pad the buffers to the {line_size}-byte line size{or}"
+    )
+}
+
+/// The ordering edge that would order the finding's fix direction, in words.
+fn ordering_fix(f: &Finding) -> String {
     match &f.why[f.fix.direction] {
         Ordering::NoSyncBetween { request, then, .. } => {
             format!("call vbx_sync() after the request in {} and before {}", short(&request.site), short(then))
@@ -210,11 +231,6 @@ pub fn fix(f: &Finding) -> String {
             "call vbx_sync() between the request in {} and the one in {}",
             short(&first.site),
             short(&second.site)
-        ),
-        Ordering::NoFlushBetween { line, store, then, .. } if f.fix.kind == FixKind::Align => format!(
-            "the racing bytes only share line {line:#010x} with what the CPU stores: align and pad the buffer to the {line_size}-byte line size (or flush the line after {} and before {})",
-            short(store),
-            short(then)
         ),
         Ordering::NoFlushBetween { line, store, then, .. } => format!(
             "flush (or clean) line {line:#010x} after the store in {} and before {} (vbx_dcache_flush)",

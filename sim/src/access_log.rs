@@ -1,0 +1,140 @@
+//! The last cached accesses to each cache line, for reports. A write-back races from the
+//! first store that dirtied its line, but the store a flush must follow is the *last* one
+//! before the other side started; and whether a race is false sharing depends on which bytes
+//! the CPU's own access touched. The detector keeps neither, so the race checker logs them.
+//!
+//! Per line: the latest store, the latest store before the request that was the newest when
+//! a store came after it, and the latest read. "The last store before position `p`" is then
+//! known exactly when `p` is past the latest store, or `p` is that request; otherwise the log
+//! says nothing (and a report falls back to the first store of the dirty epoch).
+
+use mxpsim_detector::event::{Origin, Pos, Range};
+use std::collections::HashMap;
+
+/// A cached access: its CPU position, where it comes from, and its bytes (within the line).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Logged {
+    pub pos: Pos,
+    pub origin: Origin,
+    pub range: Range,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct LineAccesses {
+    /// The latest store (pos 0: none).
+    last_store: Logged,
+    /// A request position and the last store before it (pos 0: none).
+    before_request: (Pos, Logged),
+    /// The latest read (pos 0: none).
+    last_read: Logged,
+}
+
+/// 4 KiB of addresses per page.
+const PAGE_SHIFT: u32 = 12;
+
+pub struct AccessLog {
+    line_shift: u32,
+    /// Pages other than the current one.
+    pages: HashMap<u32, Box<[LineAccesses]>>,
+    /// The page of the last access, kept out of the map (most accesses hit it).
+    current: (u32, Box<[LineAccesses]>),
+}
+
+impl AccessLog {
+    /// A log for `line_size`-byte lines (a power of two, at most 4 KiB).
+    pub fn new(line_size: u32) -> Self {
+        let line_shift = line_size.trailing_zeros();
+        AccessLog { line_shift, pages: HashMap::new(), current: (u32::MAX, Self::page(line_shift)) }
+    }
+
+    fn page(line_shift: u32) -> Box<[LineAccesses]> {
+        vec![LineAccesses::default(); 1 << (PAGE_SHIFT - line_shift.min(PAGE_SHIFT))].into_boxed_slice()
+    }
+
+    #[inline]
+    fn slot(&mut self, addr: u32) -> &mut LineAccesses {
+        let page = addr >> PAGE_SHIFT;
+        if page != self.current.0 {
+            self.switch(page);
+        }
+        let index = (addr & ((1 << PAGE_SHIFT) - 1)) >> self.line_shift;
+        &mut self.current.1[index as usize]
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn switch(&mut self, page: u32) {
+        let fresh = self.pages.remove(&page).unwrap_or_else(|| Self::page(self.line_shift));
+        let (old, old_lines) = std::mem::replace(&mut self.current, (page, fresh));
+        if old != u32::MAX {
+            self.pages.insert(old, old_lines);
+        }
+    }
+
+    /// A store at CPU position `pos` of `range` (within one line); `last_request` is the
+    /// position of the newest request so far (0: none).
+    #[inline]
+    pub fn store(&mut self, range: Range, pos: Pos, origin: Origin, last_request: Pos) {
+        let slot = self.slot(range.start);
+        if slot.last_store.pos != 0 && slot.last_store.pos < last_request {
+            slot.before_request = (last_request, slot.last_store);
+        }
+        slot.last_store = Logged { pos, origin, range };
+    }
+
+    /// A read at CPU position `pos` of `range` (within one line).
+    #[inline]
+    pub fn read(&mut self, range: Range, pos: Pos, origin: Origin) {
+        self.slot(range.start).last_read = Logged { pos, origin, range };
+    }
+
+    /// The last store to the line at `line` before position `p`, if the log knows it exactly.
+    pub fn last_store_before(&mut self, line: u32, p: Pos) -> Option<Logged> {
+        let slot = *self.slot(line);
+        if slot.last_store.pos != 0 && slot.last_store.pos < p {
+            Some(slot.last_store)
+        } else if slot.before_request.0 == p && slot.before_request.1.pos != 0 {
+            Some(slot.before_request.1)
+        } else {
+            None
+        }
+    }
+
+    /// The access to the line at `line` at position `pos`, if it is still the line's latest
+    /// read or store.
+    pub fn at(&mut self, line: u32, pos: Pos) -> Option<Logged> {
+        let slot = *self.slot(line);
+        [slot.last_read, slot.last_store, slot.before_request.1].into_iter().find(|a| a.pos == pos && pos != 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(pc: u32) -> Origin {
+        Origin { pc, cycle: 0, ctx: 0 }
+    }
+
+    #[test]
+    fn knows_the_last_store_before_a_request_or_the_present() {
+        let mut log = AccessLog::new(32);
+        let line = 0x8000_1000;
+        let word = |addr| Range::new(addr, 4);
+        log.store(word(line + 4), 1, at(0x10), 0);
+        log.store(word(line + 8), 2, at(0x14), 0);
+        // Request at 3; stores at 4 and 6 (another line at 5).
+        log.store(word(line), 4, at(0x18), 3);
+        log.store(word(0x8000_2000), 5, at(0x1c), 3);
+        log.store(Range::new(line + 31, 1), 6, at(0x20), 3);
+        assert_eq!(log.last_store_before(line, 3).map(|s| s.pos), Some(2), "the last store before the request");
+        assert_eq!(log.last_store_before(line, 7).map(|s| s.pos), Some(6), "the last store of all");
+        assert_eq!(log.last_store_before(line, 5), None, "between stores of the log: unknown");
+        assert_eq!(log.last_store_before(0x8000_2000, 9).map(|s| s.origin.pc), Some(0x1c));
+        assert_eq!(log.last_store_before(0x8000_3000, 9), None, "never stored to");
+        log.read(Range::new(line + 2, 2), 7, at(0x24));
+        assert_eq!(log.at(line, 7).map(|a| a.range), Some(Range::new(line + 2, 2)));
+        assert_eq!(log.at(line, 6).map(|a| a.range), Some(Range::new(line + 31, 1)));
+        assert_eq!(log.at(line, 1), None, "forgotten");
+    }
+}
