@@ -191,6 +191,20 @@ fn verdicts_do_not_depend_on_cache_capacity_policy_or_timing() {
     let mut programs: Vec<String> =
         ["vec_add", "dma_1d", "interlocks", "dma_2d"].iter().map(|n| elf("mxp-tests", n)).collect();
     programs.push(firmware("cache_coherence"));
+    // Findings and their occurrence counts, over loops, helpers, struct fields and the
+    // scratchpad, must not move with the cache either.
+    for name in [
+        "alloc_dma_w_loop",
+        "wb_dma_r_heap_unflushed",
+        "helper_three_sites",
+        "descriptor_cached",
+        "unrolled_stores",
+        "dma_r_vec_waw",
+        "spw_vec",
+        "false_sharing_pending",
+    ] {
+        programs.push(elf("race-tests", name));
+    }
     for program in &programs {
         let base = verdict(&[program]);
         for variant in variants {

@@ -9,7 +9,6 @@
 //! says nothing (and a report falls back to the first store of the dirty epoch).
 
 use mxpsim_detector::event::{Origin, Pos, Range};
-use std::collections::HashMap;
 
 /// A cached access: its CPU position, where it comes from, and its bytes (within the line).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -25,8 +24,8 @@ struct LineAccesses {
     last_store: Logged,
     /// A request position and the last store before it (pos 0: none).
     before_request: (Pos, Logged),
-    /// The latest read (pos 0: none).
-    last_read: Logged,
+    /// The latest read's position and bytes (pos 0: none).
+    last_read: (Pos, Range),
 }
 
 /// 4 KiB of addresses per page.
@@ -34,41 +33,24 @@ const PAGE_SHIFT: u32 = 12;
 
 pub struct AccessLog {
     line_shift: u32,
-    /// Pages other than the current one.
-    pages: HashMap<u32, Box<[LineAccesses]>>,
-    /// The page of the last access, kept out of the map (most accesses hit it).
-    current: (u32, Box<[LineAccesses]>),
+    /// Every page of the 32-bit address space, allocated when first touched: one indexed
+    /// load per access (the table itself is zero pages until used).
+    pages: Vec<Option<Box<[LineAccesses]>>>,
 }
 
 impl AccessLog {
     /// A log for `line_size`-byte lines (a power of two, at most 4 KiB).
     pub fn new(line_size: u32) -> Self {
-        let line_shift = line_size.trailing_zeros();
-        AccessLog { line_shift, pages: HashMap::new(), current: (u32::MAX, Self::page(line_shift)) }
-    }
-
-    fn page(line_shift: u32) -> Box<[LineAccesses]> {
-        vec![LineAccesses::default(); 1 << (PAGE_SHIFT - line_shift.min(PAGE_SHIFT))].into_boxed_slice()
+        AccessLog { line_shift: line_size.trailing_zeros().min(PAGE_SHIFT), pages: vec![None; 1 << (32 - PAGE_SHIFT)] }
     }
 
     #[inline]
     fn slot(&mut self, addr: u32) -> &mut LineAccesses {
-        let page = addr >> PAGE_SHIFT;
-        if page != self.current.0 {
-            self.switch(page);
-        }
+        let lines = 1usize << (PAGE_SHIFT - self.line_shift);
+        let page = self.pages[(addr >> PAGE_SHIFT) as usize]
+            .get_or_insert_with(|| vec![LineAccesses::default(); lines].into_boxed_slice());
         let index = (addr & ((1 << PAGE_SHIFT) - 1)) >> self.line_shift;
-        &mut self.current.1[index as usize]
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn switch(&mut self, page: u32) {
-        let fresh = self.pages.remove(&page).unwrap_or_else(|| Self::page(self.line_shift));
-        let (old, old_lines) = std::mem::replace(&mut self.current, (page, fresh));
-        if old != u32::MAX {
-            self.pages.insert(old, old_lines);
-        }
+        &mut page[index as usize]
     }
 
     /// A store at CPU position `pos` of `range` (within one line); `last_request` is the
@@ -84,8 +66,8 @@ impl AccessLog {
 
     /// A read at CPU position `pos` of `range` (within one line).
     #[inline]
-    pub fn read(&mut self, range: Range, pos: Pos, origin: Origin) {
-        self.slot(range.start).last_read = Logged { pos, origin, range };
+    pub fn read(&mut self, range: Range, pos: Pos) {
+        self.slot(range.start).last_read = (pos, range);
     }
 
     /// The last store to the line at `line` before position `p`, if the log knows it exactly.
@@ -100,11 +82,12 @@ impl AccessLog {
         }
     }
 
-    /// The access to the line at `line` at position `pos`, if it is still the line's latest
-    /// read or store.
-    pub fn at(&mut self, line: u32, pos: Pos) -> Option<Logged> {
+    /// The bytes of the access to the line at `line` at position `pos`, if it is still the
+    /// line's latest read or one of its stores kept.
+    pub fn bytes_at(&mut self, line: u32, pos: Pos) -> Option<Range> {
         let slot = *self.slot(line);
-        [slot.last_read, slot.last_store, slot.before_request.1].into_iter().find(|a| a.pos == pos && pos != 0)
+        let stores = [slot.last_store, slot.before_request.1].map(|s| (s.pos, s.range));
+        [slot.last_read].into_iter().chain(stores).find(|a| a.0 == pos && pos != 0).map(|a| a.1)
     }
 }
 
@@ -132,9 +115,9 @@ mod tests {
         assert_eq!(log.last_store_before(line, 5), None, "between stores of the log: unknown");
         assert_eq!(log.last_store_before(0x8000_2000, 9).map(|s| s.origin.pc), Some(0x1c));
         assert_eq!(log.last_store_before(0x8000_3000, 9), None, "never stored to");
-        log.read(Range::new(line + 2, 2), 7, at(0x24));
-        assert_eq!(log.at(line, 7).map(|a| a.range), Some(Range::new(line + 2, 2)));
-        assert_eq!(log.at(line, 6).map(|a| a.range), Some(Range::new(line + 31, 1)));
-        assert_eq!(log.at(line, 1), None, "forgotten");
+        log.read(Range::new(line + 2, 2), 7);
+        assert_eq!(log.bytes_at(line, 7), Some(Range::new(line + 2, 2)));
+        assert_eq!(log.bytes_at(line, 6), Some(Range::new(line + 31, 1)));
+        assert_eq!(log.bytes_at(line, 1), None, "forgotten");
     }
 }

@@ -293,8 +293,9 @@ fn init_logging(verbose: u8) {
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
-    // No timestamps: output must not depend on the host's clock.
-    tracing_subscriber::fmt().with_env_filter(filter).without_time().with_writer(io::stderr).init();
+    // No timestamps: output must not depend on the host's clock. Colour only on a terminal.
+    let ansi = io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    tracing_subscriber::fmt().with_env_filter(filter).without_time().with_ansi(ansi).with_writer(io::stderr).init();
 }
 
 fn fail(failure: Failure, message: impl std::fmt::Display) -> u8 {

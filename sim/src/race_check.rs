@@ -4,7 +4,7 @@
 //! store to its line before the other side).
 
 use crate::access_log::{AccessLog, Logged};
-use mxpsim_detector::event::{Access, CacheOp, Event, Origin, Pos, Request, Scope};
+use mxpsim_detector::event::{Access, CacheOp, Event, Origin, Pos, Range, Request, Scope};
 use mxpsim_detector::node::NodeKind;
 use mxpsim_detector::race::RaceKey;
 use mxpsim_detector::{Config, ConfigError, Detector, Report, StreamError};
@@ -22,8 +22,9 @@ pub enum Landmark {
 /// What the access log knew of a race's cache side when the race was found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CacheSide {
-    /// The access that created the node (the read of an `alloc`, the store of a `wb`).
-    pub own: Option<Logged>,
+    /// The bytes of the access that created the node (the read of an `alloc`, the store of
+    /// a `wb`).
+    pub own: Option<Range>,
     /// For a `wb`: the last store to the line before the other side's start.
     pub last_store: Option<Logged>,
 }
@@ -147,7 +148,7 @@ impl RaceCheck {
                     }
                     _ => None,
                 };
-                e.insert(CacheSide { own: self.accesses.at(line, cache.id.pos), last_store });
+                e.insert(CacheSide { own: self.accesses.bytes_at(line, cache.id.pos), last_store });
             }
         }
     }
@@ -170,7 +171,7 @@ impl EventSink for RaceCheck {
             let pos = self.detector.position() + 1;
             match access {
                 Access::Write => self.accesses.store(range, pos, origin, self.last_request),
-                Access::Read => self.accesses.read(range, pos, origin),
+                Access::Read => self.accesses.read(range, pos),
             }
             self.observe(&event);
         } else {

@@ -81,6 +81,7 @@ pub fn add_grid_file(axes: &mut [(&str, Vec<String>)], text: &str) -> Result<(),
 /// Runs one program under one configuration.
 fn run_one(path: &Path, variant: &Variant, max_insns: u64) -> Result<Row, ElfError> {
     let image = elf::load(path)?;
+    let source = crate::source_map::SourceMap::new(image.symbols.clone(), Some(path));
     let config = &variant.config;
     let host = Semihost::new(
         Box::new(std::io::sink()),
@@ -105,13 +106,11 @@ fn run_one(path: &Path, variant: &Variant, max_insns: u64) -> Result<Row, ElfErr
         Outcome::HaltedOnRace { .. } => "halted".into(),
     };
     let stats = machine.stats();
+    let notes = machine.notes();
     let findings = machine.into_sink().finish();
-    let groups = findings.report.groups();
-    let signature = groups
-        .iter()
-        .map(|g| format!("{}/{}", g.first().a.id.kind.short(), g.first().b.id.kind.short()))
-        .collect::<Vec<_>>()
-        .join(" ");
+    // Races counted as the report counts them: one per root cause.
+    let report = crate::report::build(&findings, &source, &notes, &Default::default());
+    let signature = report.findings.iter().map(|f| f.class()).collect::<Vec<_>>().join(" ");
     let cache = stats.cache.unwrap_or_default();
     Ok(Row {
         program,
@@ -121,7 +120,7 @@ fn run_one(path: &Path, variant: &Variant, max_insns: u64) -> Result<Row, ElfErr
         cycles: stats.cycles,
         miss_rate: cache.miss_rate(),
         writebacks: cache.writebacks,
-        races: groups.len(),
+        races: report.findings.len(),
         signature,
     })
 }

@@ -97,6 +97,7 @@ fn side(s: &Side) -> Value {
         "pred": s.node.pred,
         "succ": s.node.succ,
         "site": site(&s.site),
+        "end": s.end.as_ref().map(landmark),
         "last_store": s.last_store_known,
         "first_store": s.first_store.as_ref().map(site),
         "accessed_bytes": s.accessed.map(|r| json!({"start": hex(r.start), "len": r.len})),

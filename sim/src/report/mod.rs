@@ -112,12 +112,21 @@ impl Builder<'_> {
     fn side(&self, node: &RaceNode, cache: CacheSide) -> Side {
         let node = self.timeline.final_interval(node);
         let own = self.enrich.site(node.id.pos, node.origin);
-        let mut side =
-            Side { kind: node.id.kind, node, site: own, first_store: None, last_store_known: false, accessed: None };
+        let ends = node.id.kind.is_engine() || node.id.kind == NodeKind::WriteBack;
+        let end = node.succ.filter(|_| ends).and_then(|p| self.landmark(p));
+        let mut side = Side {
+            kind: node.id.kind,
+            node,
+            site: own,
+            first_store: None,
+            last_store_known: false,
+            end,
+            accessed: None,
+        };
         if !node.id.kind.is_cache() {
             return side;
         }
-        side.accessed = cache.own.map(|a| a.range);
+        side.accessed = cache.own;
         // A write-back's last store must be of its dirty epoch: at or after its first store,
         // before the line's next maintenance.
         let in_epoch = |pos: Pos| pos >= node.pred && node.succ.is_none_or(|c| pos < c);

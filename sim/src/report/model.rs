@@ -78,6 +78,10 @@ pub struct Side {
     /// For a write-back: `site` is the last store to the line before the other side (else it
     /// is the epoch's first store).
     pub last_store_known: bool,
+    /// What ends the node, as the whole run decided it: the `vbx_sync()` after an engine
+    /// node's request, the clean/flush/invalidate after a write-back's store (None: nothing
+    /// before the run ended; always None for other kinds, which end where they start).
+    pub end: Option<Landmark>,
     /// For a cache side: the bytes its CPU access touched (the store named by `site`, or
     /// the read that needed the fill), when the race checker's log still had them.
     pub accessed: Option<Range>,

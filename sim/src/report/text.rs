@@ -137,6 +137,18 @@ fn side(out: &mut String, label: &str, s: &Side) {
     };
     let _ = writeln!(out, "  {label}: {what}");
     stack(out, &s.site, "      ");
+    match (&s.end, s.kind) {
+        (Some(end), _) => {
+            let _ = writeln!(out, "    ends by {}", landmark(end));
+        }
+        (None, k) if k.is_engine() => {
+            let _ = writeln!(out, "    no vbx_sync() after the request before the run ended");
+        }
+        (None, NodeKind::WriteBack) => {
+            let _ = writeln!(out, "    no clean, flush or invalidate of the line after the store before the run ended");
+        }
+        _ => {}
+    }
     // The epoch's first store, when it is another line of code than the last one.
     if let Some(first) = s.first_store.as_ref().filter(|f| short(f) != short(&s.site)) {
         let _ = writeln!(out, "    the line was first dirtied (this time) by the store in {}", short(first));
@@ -214,7 +226,7 @@ pub fn fix(f: &Finding) -> String {
     let line_size = f.line.as_ref().map_or(0, |l| l.size);
     let or = match &f.why[f.fix.direction] {
         Ordering::ProgramOrder { .. } => String::new(),
-        _ => format!(" (or: {})", ordering_fix(f)),
+        _ => format!("; or {}", ordering_fix(f)),
     };
     format!(
         "the racing bytes only share line {line:#010x} with the bytes the CPU accessed: align and pad the buffers to the {line_size}-byte line size{or}"
@@ -233,7 +245,7 @@ fn ordering_fix(f: &Finding) -> String {
             short(&second.site)
         ),
         Ordering::NoFlushBetween { line, store, then, .. } => format!(
-            "flush (or clean) line {line:#010x} after the store in {} and before {} (vbx_dcache_flush)",
+            "flush or clean line {line:#010x} (vbx_dcache_flush) after the store in {} and before {}",
             short(store),
             short(then)
         ),
