@@ -26,6 +26,10 @@ enum Kind {
     Realloc,
     /// `f(ptr)` frees `ptr`'s block.
     Free,
+    /// `f(size)` returns `size` bytes of the accelerator's scratchpad (`vbx_sp_malloc`: a
+    /// stack allocator whose frees are macros that reset its pointer, so a block is named
+    /// until a later one reuses its bytes).
+    ScratchpadAlloc,
 }
 
 /// The allocator functions watched, when the ELF has them.
@@ -40,6 +44,7 @@ const FUNCTIONS: &[(&str, Kind)] = &[
     ("vbx_shared_free", Kind::Free),
     ("vbx_uncached_malloc", Kind::Alloc),
     ("vbx_uncached_free", Kind::Free),
+    ("vbx_sp_malloc_nodebug", Kind::ScratchpadAlloc),
 ];
 
 /// One observed allocator call.
@@ -59,8 +64,18 @@ pub struct HeapEvent {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum HeapChange {
-    Alloc { start: u32, size: u32 },
-    Free { start: u32 },
+    Alloc {
+        start: u32,
+        size: u32,
+    },
+    Free {
+        start: u32,
+    },
+    /// A scratchpad block, by its offset from the scratchpad's base.
+    ScratchpadAlloc {
+        offset: u32,
+        size: u32,
+    },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -82,6 +97,7 @@ pub struct HeapWatch {
     /// Blocks are recorded at their DRAM address (a shared buffer's pointer is in the
     /// uncached alias), as races name bytes.
     map: MemoryMap,
+    scratchpad: u32,
 }
 
 const RA: usize = 1;
@@ -90,8 +106,9 @@ const A0: usize = 10;
 const A1: usize = 11;
 
 impl HeapWatch {
-    /// Probes the entries of the allocator functions `symbols` has.
-    pub fn install(symbols: &Symbols, map: MemoryMap, hart: &mut Hart) -> Self {
+    /// Probes the entries of the allocator functions `symbols` has; `scratchpad` is the
+    /// scratchpad's base address.
+    pub fn install(symbols: &Symbols, map: MemoryMap, scratchpad: u32, hart: &mut Hart) -> Self {
         let mut entries = Vec::new();
         for &(name, kind) in FUNCTIONS {
             for addr in symbols.addrs_of(name) {
@@ -100,7 +117,7 @@ impl HeapWatch {
             }
         }
         entries.sort_unstable_by_key(|e| e.0);
-        HeapWatch { entries, pending: Vec::new(), events: Vec::new(), map }
+        HeapWatch { entries, pending: Vec::new(), events: Vec::new(), map, scratchpad }
     }
 
     /// The hart stopped at a probe of ours: a return we wait for, an entry, or both.
@@ -134,7 +151,7 @@ impl HeapWatch {
     fn returned(&mut self, call: Pending, result: u32, now: u64) {
         let [a0, a1] = call.args;
         let size = match call.kind {
-            Kind::Alloc => a0,
+            Kind::Alloc | Kind::ScratchpadAlloc => a0,
             Kind::AllocArray => a0.saturating_mul(a1),
             Kind::AllocAligned | Kind::Realloc => a1,
             Kind::Free => unreachable!("frees are recorded at their entry"),
@@ -145,13 +162,18 @@ impl HeapWatch {
         if call.kind == Kind::Realloc && a0 != 0 {
             self.record(call.function, call.ret, call.ctx, now, HeapChange::Free { start: a0 });
         }
-        self.record(call.function, call.ret, call.ctx, now, HeapChange::Alloc { start: result, size });
+        let change = match call.kind {
+            Kind::ScratchpadAlloc => HeapChange::ScratchpadAlloc { offset: result.wrapping_sub(self.scratchpad), size },
+            _ => HeapChange::Alloc { start: result, size },
+        };
+        self.record(call.function, call.ret, call.ctx, now, change);
     }
 
     fn record(&mut self, function: &str, ret: u32, ctx: u32, cycle: u64, change: HeapChange) {
         let change = match change {
             HeapChange::Alloc { start, size } => HeapChange::Alloc { start: self.map.physical(start), size },
             HeapChange::Free { start } => HeapChange::Free { start: self.map.physical(start) },
+            sp @ HeapChange::ScratchpadAlloc { .. } => sp,
         };
         // The call instruction is the one before the return address (no compressed code).
         let call_site = ret.wrapping_sub(4);
@@ -195,22 +217,26 @@ impl Block {
 #[derive(Clone, Debug, Default)]
 pub struct HeapLog {
     blocks: Vec<Block>,
+    /// Scratchpad blocks (start = offset), in allocation order.
+    scratchpad: Vec<Block>,
 }
 
 impl HeapLog {
     pub fn new(events: &[HeapEvent]) -> Self {
-        let mut blocks: Vec<Block> = Vec::new();
+        let (mut blocks, mut scratchpad) = (Vec::new(), Vec::new());
+        let block = |e: &HeapEvent, start, size| Block {
+            start,
+            size,
+            function: e.function.clone(),
+            call_site: e.call_site,
+            ctx: e.ctx,
+            allocated: e.cycle,
+            freed: None,
+        };
         for e in events {
             match e.change {
-                HeapChange::Alloc { start, size } => blocks.push(Block {
-                    start,
-                    size,
-                    function: e.function.clone(),
-                    call_site: e.call_site,
-                    ctx: e.ctx,
-                    allocated: e.cycle,
-                    freed: None,
-                }),
+                HeapChange::Alloc { start, size } => blocks.push(block(e, start, size)),
+                HeapChange::ScratchpadAlloc { offset, size } => scratchpad.push(block(e, offset, size)),
                 // A free ends every live block starting there (a shared block and the
                 // malloc block around it may both start at the pointer freed).
                 HeapChange::Free { start } => {
@@ -220,7 +246,12 @@ impl HeapLog {
                 }
             }
         }
-        HeapLog { blocks }
+        HeapLog { blocks, scratchpad }
+    }
+
+    /// The scratchpad block holding `offset` at `cycle`: the last one allocated there by then.
+    pub fn scratchpad_owner(&self, offset: u32, cycle: u64) -> Option<&Block> {
+        self.scratchpad.iter().rev().find(|b| b.contains(offset) && b.allocated <= cycle)
     }
 
     /// The block `addr` belongs to at `cycle`: the innermost live one (a `vbx_shared_malloc`

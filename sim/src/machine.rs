@@ -134,7 +134,8 @@ impl<S: EventSink> Machine<S> {
     /// Records the firmware's heap blocks from now on (for race reports).
     pub fn watch_heap(&mut self) {
         let map = self.bus.map().clone();
-        self.heap = Some(HeapWatch::install(&self.symbols, map, &mut self.hart));
+        let scratchpad = self.bus.mxp().config().scratchpad;
+        self.heap = Some(HeapWatch::install(&self.symbols, map, scratchpad, &mut self.hart));
     }
 
     /// The allocator calls seen since [`Machine::watch_heap`], and the call contexts.

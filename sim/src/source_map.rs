@@ -2,6 +2,7 @@
 //! (`file:line` when the ELF has DWARF line information, through `addr2line`), data
 //! addresses by the global variable that holds them.
 
+use crate::data_names::DataNames;
 use crate::symbols::{Described, Symbol, Symbols};
 use std::fmt;
 use std::path::Path;
@@ -10,12 +11,16 @@ pub struct SourceMap {
     symbols: Symbols,
     /// DWARF line information, when the ELF has it.
     lines: Option<addr2line::Loader>,
+    /// DWARF variables, when the ELF has them.
+    data: DataNames,
 }
 
 impl SourceMap {
     pub fn new(symbols: Symbols, elf: Option<&Path>) -> Self {
         let lines = elf.and_then(|path| addr2line::Loader::new(path).ok());
-        SourceMap { symbols, lines }
+        let data =
+            elf.and_then(|path| std::fs::read(path).ok()).map_or_else(DataNames::default, |b| DataNames::load(&b));
+        SourceMap { symbols, lines, data }
     }
 
     pub fn symbols(&self) -> &Symbols {
@@ -74,10 +79,20 @@ impl SourceMap {
         Code { at: self.symbols.describe(pc), line: self.line_of(pc) }
     }
 
-    /// The global variable holding `addr`: the symbol with a size that covers it (a size-0
-    /// label such as `__global_pointer$` inside an array names nothing).
-    pub fn global(&self, addr: u32) -> Option<&Symbol> {
-        self.symbols.covering(addr)
+    /// The global variable holding `addr`, as (name, address, size): from DWARF, else the
+    /// symbol with a size that covers it (a size-0 label such as `__global_pointer$` inside
+    /// an array names nothing).
+    pub fn global(&self, addr: u32) -> Option<(&str, u32, u32)> {
+        match self.data.variable(addr) {
+            Some(v) => Some((v.name.as_str(), v.addr, v.size)),
+            None => self.symbols.covering(addr).map(|s: &Symbol| (s.name.as_str(), s.addr, s.size)),
+        }
+    }
+
+    /// The access path of `[addr, addr + len)` within its DWARF variable: `desc.len`,
+    /// `frame_buf[12..16]`, or the variable's name when the bytes span several fields.
+    pub fn data_path(&self, addr: u32, len: u32) -> Option<String> {
+        self.data.path(addr, len)
     }
 }
 

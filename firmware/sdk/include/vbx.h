@@ -469,7 +469,9 @@ static inline void vbx_dma_2D_(uint32_t op, uint32_t ext, uint32_t sp, uint32_t 
 
 /* ---- scratchpad allocation (section 1.2): software only ------------------------------------ */
 
-static inline vbx_void_t *vbx_sp_malloc_nodebug(size_t num_bytes)
+/* A real function, never inlined or cloned (noipa), so that race reports can name scratchpad
+ * blocks by their allocation (mxpsim watches its entry and return, as it does malloc's). */
+__attribute__((noipa, unused)) static vbx_void_t *vbx_sp_malloc_nodebug(size_t num_bytes)
 {
     vbx_mxp_t *mxp = VBX_GET_THIS_MXP();
     if (!mxp || num_bytes == 0)

@@ -70,13 +70,14 @@ impl<'a> Enricher<'a> {
 
     /// The object holding `addr` at `cycle` (a global, else a heap block).
     fn object_at(&self, addr: u32, cycle: u64) -> Option<Object> {
-        if let Some(g) = self.source.global(addr) {
+        if let Some((name, start, size)) = self.source.global(addr) {
             return Some(Object::Global {
-                name: g.name.clone(),
-                addr: g.addr,
-                size: g.size,
-                from: addr - g.addr,
-                to: (addr - g.addr) as u64,
+                name: name.to_string(),
+                addr: start,
+                size,
+                from: addr - start,
+                to: (addr - start) as u64,
+                path: None,
             });
         }
         let b = self.heap.owner(addr, cycle)?;
@@ -88,8 +89,22 @@ impl<'a> Enricher<'a> {
     pub fn objects(&self, space: Space, bytes: &[Range], cycle: u64) -> Vec<Object> {
         const MAX: usize = 8;
         if space == Space::Scratchpad {
-            let (from, to) = (bytes.first().map_or(0, |r| r.start), bytes.last().map_or(0, |r| r.end()));
-            return vec![Object::Scratchpad { from, to }];
+            // One object per `vbx_sp_malloc` block the racing bytes start in.
+            let mut out: Vec<Object> = Vec::new();
+            for r in bytes {
+                let block = self.heap.scratchpad_owner(r.start, cycle).map(|b| self.heap_block(b, cycle));
+                if let Some(Object::Scratchpad { block: last, to, .. }) = out.last_mut() {
+                    if *last == block {
+                        *to = r.end();
+                        continue;
+                    }
+                }
+                if out.len() == MAX {
+                    break;
+                }
+                out.push(Object::Scratchpad { block, from: r.start, to: r.end() });
+            }
+            return out;
         }
         let mut out: Vec<Object> = Vec::new();
         for r in bytes {
@@ -103,9 +118,9 @@ impl<'a> Enricher<'a> {
                     }
                     None => (Object::Unnamed { from: a, to: 0 }, r.end()),
                 };
-                let object = with_range(object, a, end);
+                let object = self.with_range(object, a, end);
                 match out.last_mut() {
-                    Some(last) if same_object(last, &object) => extend(last, end),
+                    Some(last) if same_object(last, &object) => self.extend(last, end),
                     _ => out.push(object),
                 }
                 addr = end;
@@ -125,10 +140,11 @@ impl<'a> Enricher<'a> {
         let mut addr = line as u64;
         while addr < end {
             match self.source.global(addr as u32) {
-                Some(g) => {
-                    let stop = (g.addr as u64 + g.size as u64).min(end);
-                    let global = Object::Global { name: g.name.clone(), addr: g.addr, size: g.size, from: 0, to: 0 };
-                    objects.push(with_range(global, addr as u32, stop));
+                Some((name, start, size)) => {
+                    let stop = (start as u64 + size as u64).min(end);
+                    let global =
+                        Object::Global { name: name.to_string(), addr: start, size, from: 0, to: 0, path: None };
+                    objects.push(self.with_range(global, addr as u32, stop));
                     addr = stop;
                 }
                 None => addr += 1,
@@ -137,7 +153,7 @@ impl<'a> Enricher<'a> {
         for b in self.heap.overlapping(line, size, cycle) {
             let (from, to) = ((b.start as u64).max(line as u64), b.end().min(end));
             let block = Object::Heap { block: self.heap_block(b, cycle), from: 0, to: 0 };
-            objects.push(with_range(block, from as u32, to));
+            objects.push(self.with_range(block, from as u32, to));
         }
         objects.sort_by_key(object_start);
         LineContents { line, size, objects }
@@ -150,6 +166,31 @@ fn object_start(o: &Object) -> u64 {
         Object::Global { addr, from, .. } => *addr as u64 + *from as u64,
         Object::Heap { block, from, .. } => block.start as u64 + *from as u64,
         Object::Scratchpad { from, .. } | Object::Unnamed { from, .. } => *from as u64,
+    }
+}
+
+impl Enricher<'_> {
+    /// The object with its racing offsets set to the addresses `[start, end)` (and, for a
+    /// global, the DWARF path of those bytes).
+    fn with_range(&self, o: Object, start: u32, end: u64) -> Object {
+        match o {
+            Object::Global { name, addr, size, .. } => {
+                let path = self.source.data_path(start, (end - start as u64) as u32);
+                Object::Global { name, addr, size, from: start - addr, to: end - addr as u64, path }
+            }
+            Object::Heap { block, .. } => {
+                let base = block.start;
+                Object::Heap { block, from: start - base, to: end - base as u64 }
+            }
+            Object::Scratchpad { block, .. } => Object::Scratchpad { block, from: start, to: end },
+            Object::Unnamed { .. } => Object::Unnamed { from: start, to: end },
+        }
+    }
+
+    /// Extends the object's racing range to the address `end`.
+    fn extend(&self, o: &mut Object, end: u64) {
+        let start = object_start(o) as u32;
+        *o = self.with_range(o.clone(), start, end);
     }
 }
 
@@ -173,36 +214,12 @@ fn object_end(o: &Object) -> u64 {
     }
 }
 
-/// The object with its racing offsets set to the addresses `[start, end)`.
-fn with_range(o: Object, start: u32, end: u64) -> Object {
-    match o {
-        Object::Global { name, addr, size, .. } => {
-            Object::Global { name, addr, size, from: start - addr, to: end - addr as u64 }
-        }
-        Object::Heap { block, .. } => {
-            let base = block.start;
-            Object::Heap { block, from: start - base, to: end - base as u64 }
-        }
-        Object::Scratchpad { .. } => Object::Scratchpad { from: start, to: end },
-        Object::Unnamed { .. } => Object::Unnamed { from: start, to: end },
-    }
-}
-
 fn same_object(a: &Object, b: &Object) -> bool {
     match (a, b) {
         (Object::Global { addr: x, name: n, .. }, Object::Global { addr: y, name: m, .. }) => x == y && n == m,
         (Object::Heap { block: x, .. }, Object::Heap { block: y, .. }) => x.start == y.start && x.size == y.size,
         (Object::Unnamed { .. }, Object::Unnamed { .. }) => true,
         _ => false,
-    }
-}
-
-/// Extends the object's racing range to the address `end`.
-fn extend(o: &mut Object, end: u64) {
-    match o {
-        Object::Global { addr, to, .. } => *to = end - *addr as u64,
-        Object::Heap { block, to, .. } => *to = end - block.start as u64,
-        Object::Scratchpad { to, .. } | Object::Unnamed { to, .. } => *to = end,
     }
 }
 

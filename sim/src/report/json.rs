@@ -36,9 +36,9 @@ fn site(s: &Site) -> Value {
 
 fn object(o: &Object) -> Value {
     match o {
-        Object::Global { name, addr, size, from, to } => {
-            json!({"kind": "global", "name": name, "addr": hex(*addr), "size": size, "from": from, "to": to})
-        }
+        Object::Global { name, addr, size, from, to, path } => json!({
+            "kind": "global", "name": name, "path": path, "addr": hex(*addr), "size": size, "from": from, "to": to,
+        }),
         Object::Heap { block, from, to } => json!({
             "kind": "heap",
             "start": hex(block.start),
@@ -49,7 +49,17 @@ fn object(o: &Object) -> Value {
             "from": from,
             "to": to,
         }),
-        Object::Scratchpad { from, to } => json!({"kind": "scratchpad", "from": from, "to": to}),
+        Object::Scratchpad { block, from, to } => json!({
+            "kind": "scratchpad",
+            "from": from,
+            "to": to,
+            "block": block.as_ref().map(|b| json!({
+                "offset": b.start,
+                "size": b.size,
+                "function": b.function,
+                "allocation_stack": b.stack.iter().map(frame).collect::<Vec<_>>(),
+            })),
+        }),
         Object::Unnamed { from, to } => json!({"kind": "unnamed", "from": hex(*from), "to": format!("{to:#010x}")}),
     }
 }

@@ -199,7 +199,7 @@ impl Builder<'_> {
         let (first_entry, first_sides) = &members[0];
         let race = &first_entry.first;
         let bytes_all = bytes::normalize(members.iter().flat_map(|(e, _)| e.bytes.iter().copied()).collect());
-        let lines: BTreeSet<Option<u32>> = members.iter().map(|(e, _)| e.first.line()).collect();
+        let lines: BTreeSet<u32> = members.iter().filter_map(|(e, _)| e.first.line()).collect();
         let sites: BTreeSet<(u32, u32)> = members.iter().map(|(_, s)| (s[0].site.pc, s[1].site.pc)).collect();
         let sides = first_sides.clone();
         let why = [self.ordering(&sides[0], &sides[1]), self.ordering(&sides[1], &sides[0])];

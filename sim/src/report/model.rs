@@ -33,7 +33,7 @@ pub struct Finding {
     pub sides: [Side; 2],
     /// Every racing byte over the races folded into this finding (normalised).
     pub bytes: Vec<Range>,
-    /// Distinct cache lines of the races (1 for a race without a cache node).
+    /// Distinct cache lines of the races' cache nodes (0: no cache node).
     pub cache_lines: usize,
     /// Distinct (instruction, instruction) pairs folded in (a loop unrolled, a helper inlined
     /// twice, fields stored one by one).
@@ -118,11 +118,13 @@ pub struct Frame {
 pub enum Object {
     /// A global variable (from the symbol table, with its size), and the racing bytes' offset
     /// range within it.
-    Global { name: String, addr: u32, size: u32, from: u32, to: u64 },
+    /// `path` names the racing bytes inside it from DWARF (`desc.len`, `rx[1..3]`).
+    Global { name: String, addr: u32, size: u32, from: u32, to: u64, path: Option<String> },
     /// A heap block, the racing bytes' offsets within it, and its allocation.
     Heap { block: HeapBlock, from: u32, to: u64 },
-    /// Scratchpad bytes (offsets from the scratchpad's base).
-    Scratchpad { from: u32, to: u64 },
+    /// Scratchpad bytes (offsets from the scratchpad's base), and the `vbx_sp_malloc` block
+    /// holding the first of them, when known (its `start` is an offset too).
+    Scratchpad { block: Option<HeapBlock>, from: u32, to: u64 },
     /// DRAM bytes nothing names.
     Unnamed { from: u32, to: u64 },
 }

@@ -96,15 +96,28 @@ fn allocated(block: &HeapBlock) -> String {
 
 pub fn object(o: &Object) -> String {
     match o {
-        Object::Global { name, size, from, to, .. } if *from == 0 && *to == *size as u64 => format!("`{name}`"),
-        Object::Global { name, size, from, to, .. } => format!("`{name}` bytes {from:#x}..{to:#x} of {size}"),
+        Object::Global { name, size, from, to, path, .. } => {
+            let shown = path.as_deref().unwrap_or(name);
+            if *from == 0 && *to == *size as u64 {
+                format!("`{shown}`")
+            } else {
+                format!("`{shown}` (bytes {from:#x}..{to:#x} of `{name}`, {size} bytes)")
+            }
+        }
         Object::Heap { block, from, to } => format!(
             "{}heap block {:#010x} bytes +{from:#x}..+{to:#x} ({})",
             if block.freed { "freed " } else { "" },
             block.start,
             allocated(block)
         ),
-        Object::Scratchpad { from, to } => format!("scratchpad {from:#x}..{to:#x}"),
+        Object::Scratchpad { block: None, from, to } => format!("scratchpad {from:#x}..{to:#x}"),
+        Object::Scratchpad { block: Some(b), from, to } => format!(
+            "scratchpad {from:#x}..{to:#x}: bytes +{:#x}..+{:#x} of the scratchpad block at {:#x} ({})",
+            from - b.start,
+            to - b.start as u64,
+            b.start,
+            allocated(b)
+        ),
         Object::Unnamed { from, to } => format!("{from:#010x}..{to:#010x}"),
     }
 }
@@ -280,18 +293,20 @@ fn finding(out: &mut String, f: &Finding, n: usize, total: usize, colour: bool) 
         Space::Scratchpad => "scratchpad",
     };
     let count: u64 = f.bytes.iter().map(|r| r.len as u64).sum();
+    let lines = match f.cache_lines {
+        0 => String::new(),
+        n => format!(", {n} cache line{}", plural(n as u64)),
+    };
     let _ = writeln!(
         out,
-        "  memory: {space} bytes {} ({count} bytes; {} site pair{}, {} cache line{})",
+        "  memory: {space} bytes {} ({count} bytes; {} site pair{}{lines})",
         ranges(&f.bytes),
         f.sites,
-        plural(f.sites as u64),
-        f.cache_lines,
-        plural(f.cache_lines as u64)
+        plural(f.sites as u64)
     );
     for o in &f.objects {
         let _ = writeln!(out, "    in {}", object(o));
-        if let Object::Heap { block, .. } = o {
+        if let Object::Heap { block, .. } | Object::Scratchpad { block: Some(block), .. } = o {
             let _ = writeln!(out, "      allocated at:");
             stack(out, &Site { pos: 0, pc: 0, cycle: 0, stack: block.stack.clone(), truncated: false }, "        ");
         }
