@@ -5,8 +5,6 @@
 //! findings, and per finding the class, the top user frame of each side (the source line
 //! tagged `/* @TAG */`), the object the racing bytes belong to, and the fix.
 //!
-//! Not yet checked (issue 10, left): stack variables (`stack:f`), which need DWARF location
-//! lists of locals.
 
 mod common;
 
@@ -61,7 +59,8 @@ fn expected(source: &str) -> (usize, Vec<Expected>) {
 
 /// The object name a finding's first object has, as the header writes it: a global's DWARF
 /// path (`desc.len`, `shared.data`) without its element range (the headers name variables
-/// and fields; `rx[1..3]` is `rx`), else the kind (`heap`, `scratchpad`).
+/// and fields; `rx[1..3]` is `rx`), `stack:f` for bytes in the stack frame of `f`, else the
+/// kind (`heap`, `scratchpad`).
 fn object_name(finding: &Value) -> String {
     let o = &finding["objects"][0];
     match o["kind"].as_str().unwrap_or("") {
@@ -69,6 +68,7 @@ fn object_name(finding: &Value) -> String {
             let path = o["path"].as_str().or(o["name"].as_str()).unwrap_or("");
             path.strip_suffix(']').and_then(|p| p.rsplit_once('[')).map_or(path, |(base, _)| base).into()
         }
+        "stack" => format!("stack:{}", o["function"].as_str().unwrap_or("")),
         k => k.into(),
     }
 }
@@ -117,7 +117,7 @@ fn check(path: &Path) -> Vec<String> {
             problems.push(format!("{name}: no {} finding between lines {a} and {b}; found {got:?}", e.class));
             continue;
         };
-        if let Some(object) = e.object.as_ref().filter(|o| !o.starts_with("stack:")) {
+        if let Some(object) = &e.object {
             if object_name(f) != *object {
                 problems.push(format!("{name}: object {}, expected {object}", object_name(f)));
             }

@@ -9,7 +9,7 @@
 //! * then one [`Frame`] per heap event ([`HeapEvent`]: the firmware's allocator calls, for
 //!   naming bytes in reports; they carry their cycle, so they come last);
 //! * then one [`Frame::Calls`]: the call-context tree the events' `ctx` fields name, as
-//!   (parent, call site) per context id.
+//!   (parent, call site, sp at the call) per context id.
 //!
 //! A frame is the value encoded with [postcard](https://docs.rs/postcard) (varint integers,
 //! enum variants as varint indices, fields in declaration order), COBS-encoded and terminated
@@ -31,7 +31,7 @@ const VERSION: u16 = 3;
 pub enum Frame {
     Event(Event),
     Heap(HeapEvent),
-    Calls(Vec<(u32, u32)>),
+    Calls(Vec<(u32, u32, u32)>),
 }
 
 /// [`Frame`] borrowed, for writing without a copy (same encoding).
@@ -39,7 +39,7 @@ pub enum Frame {
 enum FrameRef<'a> {
     Event(&'a Event),
     Heap(&'a HeapEvent),
-    Calls(Vec<(u32, u32)>),
+    Calls(Vec<(u32, u32, u32)>),
 }
 
 /// What the reader needs before the events.
@@ -213,7 +213,7 @@ mod tests {
         assert_eq!(r.header, Header { version: VERSION, geometry: geometry() });
         let mut expected: Vec<Frame> = events().into_iter().map(Frame::Event).collect();
         expected.push(Frame::Heap(heap));
-        expected.push(Frame::Calls(vec![(0, 0)]));
+        expected.push(Frame::Calls(vec![(0, 0, u32::MAX)]));
         assert_eq!(r.collect::<Result<Vec<_>, _>>().unwrap(), expected);
         // Compact: a cached access with a large PC, address and cycle is 22 bytes.
         let mut one = TraceWriter::new(Vec::new(), geometry()).unwrap();

@@ -31,7 +31,14 @@ struct Node {
     parent: u32,
     /// The calling instruction.
     call_site: u32,
+    /// `sp` at the call: the callee's canonical frame address, where its frame begins (it
+    /// grows down from there); [`SP_VARIES`] when calls along this chain came with different
+    /// values (recursion through another path, `alloca`).
+    sp: u32,
 }
+
+/// A context whose calls did not all come with the same `sp`.
+pub const SP_VARIES: u32 = u32::MAX;
 
 /// One frame of the shadow stack: the context entered by a call, and `sp` at the call.
 #[derive(Clone, Copy, Debug)]
@@ -53,7 +60,7 @@ pub struct CallTree {
 impl Default for CallTree {
     fn default() -> Self {
         CallTree {
-            nodes: vec![Node { parent: ROOT, call_site: 0 }],
+            nodes: vec![Node { parent: ROOT, call_site: 0, sp: SP_VARIES }],
             children: Default::default(),
             stack: Vec::new(),
             current: ROOT,
@@ -93,9 +100,15 @@ impl CallTree {
         let parent = self.current;
         let next = self.nodes.len() as u32;
         let ctx = match self.children.get(&(parent, pc)) {
-            Some(&ctx) => ctx,
+            Some(&ctx) => {
+                let node = &mut self.nodes[ctx as usize];
+                if node.sp != sp {
+                    node.sp = SP_VARIES;
+                }
+                ctx
+            }
             None if self.nodes.len() < MAX_NODES => {
-                self.nodes.push(Node { parent, call_site: pc });
+                self.nodes.push(Node { parent, call_site: pc, sp });
                 self.children.insert((parent, pc), next);
                 next
             }
@@ -117,33 +130,39 @@ impl CallTree {
     }
 
     /// The call sites of context `ctx`, innermost first (empty for the root or an unknown id).
-    pub fn call_sites(&self, mut ctx: u32) -> Vec<u32> {
-        let mut sites = Vec::new();
-        while let Some(node) = self.nodes.get(ctx as usize).filter(|_| ctx != ROOT) {
-            sites.push(node.call_site);
-            ctx = node.parent;
-        }
-        sites
+    pub fn call_sites(&self, ctx: u32) -> Vec<u32> {
+        self.frames(ctx).into_iter().map(|(call_site, _)| call_site).collect()
     }
 
-    /// Every context as (parent, call site), indexed by id (index 0 is the root): what a
-    /// trace needs to resolve contexts offline.
-    pub fn nodes(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
-        self.nodes.iter().map(|n| (n.parent, n.call_site))
+    /// The calls of context `ctx`, innermost first, each as (call site, `sp` at the call:
+    /// the callee's frame address, or [`SP_VARIES`]).
+    pub fn frames(&self, mut ctx: u32) -> Vec<(u32, u32)> {
+        let mut frames = Vec::new();
+        while let Some(node) = self.nodes.get(ctx as usize).filter(|_| ctx != ROOT) {
+            frames.push((node.call_site, node.sp));
+            ctx = node.parent;
+        }
+        frames
+    }
+
+    /// Every context as (parent, call site, sp), indexed by id (index 0 is the root): what
+    /// a trace needs to resolve contexts offline.
+    pub fn nodes(&self) -> impl Iterator<Item = (u32, u32, u32)> + '_ {
+        self.nodes.iter().map(|n| (n.parent, n.call_site, n.sp))
     }
 
     /// A tree from [`CallTree::nodes`] (for reading a trace); `None` if a parent does not
     /// come before its child.
-    pub fn from_nodes(nodes: impl IntoIterator<Item = (u32, u32)>) -> Option<CallTree> {
+    pub fn from_nodes(nodes: impl IntoIterator<Item = (u32, u32, u32)>) -> Option<CallTree> {
         let mut tree = CallTree { nodes: Vec::new(), ..CallTree::default() };
-        for (i, (parent, call_site)) in nodes.into_iter().enumerate() {
+        for (i, (parent, call_site, sp)) in nodes.into_iter().enumerate() {
             if i > 0 && parent as usize >= i {
                 return None;
             }
-            tree.nodes.push(Node { parent, call_site });
+            tree.nodes.push(Node { parent, call_site, sp });
         }
         if tree.nodes.is_empty() {
-            tree.nodes.push(Node { parent: ROOT, call_site: 0 });
+            tree.nodes.push(Node { parent: ROOT, call_site: 0, sp: SP_VARIES });
         }
         Some(tree)
     }
@@ -201,6 +220,20 @@ mod tests {
     }
 
     #[test]
+    fn frames_record_the_callees_frame_address_while_it_is_the_same() {
+        let mut t = CallTree::default();
+        t.jump(0x100, RA, None, 0x1000);
+        t.jump(0x200, RA, None, 0xfe0);
+        let g = t.current();
+        t.jump(0x300, ZERO, Some(RA), 0xfe0);
+        t.jump(0x200, RA, None, 0xfe0); // the same call again, same sp
+        assert_eq!(t.frames(g), vec![(0x200, 0xfe0), (0x100, 0x1000)]);
+        t.jump(0x300, ZERO, Some(RA), 0xfe0);
+        t.jump(0x200, RA, None, 0xfd0); // and with another sp
+        assert_eq!(t.frames(g)[0], (0x200, SP_VARIES));
+    }
+
+    #[test]
     fn a_swap_pops_then_pushes() {
         let mut t = CallTree::default();
         t.jump(0x100, RA, None, 0x1000);
@@ -216,6 +249,7 @@ mod tests {
         let ctx = t.current();
         let copy = CallTree::from_nodes(t.nodes()).unwrap();
         assert_eq!(copy.call_sites(ctx), vec![0x200, 0x100]);
-        assert!(CallTree::from_nodes([(0, 0), (2, 4), (0, 8)]).is_none());
+        assert_eq!(copy.frames(ctx), vec![(0x200, 0xff0), (0x100, 0x1000)]);
+        assert!(CallTree::from_nodes([(0, 0, 0), (2, 4, 0), (0, 8, 0)]).is_none());
     }
 }

@@ -7,9 +7,12 @@ use crate::heap::{Block, HeapLog};
 use crate::machine::RunNotes;
 use crate::source_map::SourceMap;
 use mxpsim_detector::event::{Origin, Pos, Range, Space};
+use mxpsim_models::cpu::calls::SP_VARIES;
 
 pub struct Enricher<'a> {
     source: &'a SourceMap,
+    /// The stack's addresses, from the linker's `__stack` (its top) and `__stack_size`.
+    stack_region: Option<(u32, u32)>,
     notes: &'a RunNotes,
     heap: HeapLog,
     line_size: u32,
@@ -31,7 +34,13 @@ pub fn is_user_file(file: &str) -> bool {
 
 impl<'a> Enricher<'a> {
     pub fn new(source: &'a SourceMap, notes: &'a RunNotes, line_size: u32, depth: usize) -> Self {
-        Enricher { source, notes, heap: HeapLog::new(&notes.heap), line_size, depth: depth.max(1) }
+        let symbols = source.symbols();
+        let stack_region = symbols
+            .addr_of("__stack")
+            .zip(symbols.addr_of("__stack_size"))
+            .map(|(top, size)| (top.wrapping_sub(size), top))
+            .filter(|(bottom, top)| bottom < top);
+        Enricher { source, stack_region, notes, heap: HeapLog::new(&notes.heap), line_size, depth: depth.max(1) }
     }
 
     /// The stack of an instruction run in call context `ctx`: its own frames, then each call
@@ -53,7 +62,7 @@ impl<'a> Enricher<'a> {
 
     pub fn site(&self, pos: Pos, origin: Origin) -> Site {
         let (stack, truncated) = self.stack(origin.pc, origin.ctx);
-        Site { pos, pc: origin.pc, cycle: origin.cycle, stack, truncated }
+        Site { pos, pc: origin.pc, ctx: origin.ctx, cycle: origin.cycle, stack, truncated }
     }
 
     fn heap_block(&self, b: &Block, cycle: u64) -> HeapBlock {
@@ -68,8 +77,45 @@ impl<'a> Enricher<'a> {
         .with_call_site(self, b)
     }
 
-    /// The object holding `addr` at `cycle` (a global, else a heap block).
-    fn object_at(&self, addr: u32, cycle: u64) -> Option<Object> {
+    /// The stack frame holding `addr`, found from the frames of `sites` (the racing sides:
+    /// a stack buffer lies in the frame of one of the functions on their stacks). Frame `i`
+    /// of a site spans from the next inner frame's address up to its own (the `sp` its
+    /// call came with).
+    fn stack_frame_at(&self, addr: u32, sites: &[&Site]) -> Option<Object> {
+        // The innermost frame reaches down to the stack's bottom (the access's own `sp` is
+        // not recorded); without a known stack, only frames bounded on both sides count.
+        let (bottom, top) = self.stack_region.unwrap_or((u32::MAX, 0));
+        if !(bottom..top).contains(&addr) && self.stack_region.is_some() {
+            return None;
+        }
+        for site in sites {
+            let frames = self.notes.calls.frames(site.ctx);
+            let mut lower = bottom;
+            for (i, &(call_site, frame)) in frames.iter().enumerate() {
+                if frame == SP_VARIES {
+                    break;
+                }
+                if lower <= addr && addr < frame {
+                    // The code of the frame's function: the site itself, or its call of
+                    // the next inner function.
+                    let pc = if i == 0 { site.pc } else { frames[i - 1].0 };
+                    let function = self.source.frames(pc).pop().and_then(|f| f.function);
+                    let called_from = self.source.frames(call_site).pop().map(|source| {
+                        let user = source.file.as_deref().is_some_and(is_user_file);
+                        Frame { source, user }
+                    });
+                    let from = addr as i64 - frame as i64;
+                    return Some(Object::Stack { function, frame, path: None, from, to: from, called_from });
+                }
+                lower = frame;
+            }
+        }
+        None
+    }
+
+    /// The object holding `addr` at `cycle`: a global, a heap block, or a stack frame of one
+    /// of `sites`' functions.
+    fn object_at(&self, addr: u32, cycle: u64, sites: &[&Site]) -> Option<Object> {
         if let Some((name, start, size)) = self.source.global(addr) {
             return Some(Object::Global {
                 name: name.to_string(),
@@ -80,13 +126,19 @@ impl<'a> Enricher<'a> {
                 path: None,
             });
         }
-        let b = self.heap.owner(addr, cycle)?;
-        Some(Object::Heap { block: self.heap_block(b, cycle), from: addr - b.start, to: (addr - b.start) as u64 })
+        match self.heap.owner(addr, cycle) {
+            Some(b) => Some(Object::Heap {
+                block: self.heap_block(b, cycle),
+                from: addr - b.start,
+                to: (addr - b.start) as u64,
+            }),
+            None => self.stack_frame_at(addr, sites),
+        }
     }
 
     /// The objects the racing `bytes` belong to, each with the offsets of the racing bytes
     /// in it, in address order (at most a few: a race over a whole array is one object).
-    pub fn objects(&self, space: Space, bytes: &[Range], cycle: u64) -> Vec<Object> {
+    pub fn objects(&self, space: Space, bytes: &[Range], cycle: u64, sites: &[&Site]) -> Vec<Object> {
         const MAX: usize = 8;
         if space == Space::Scratchpad {
             // One object per `vbx_sp_malloc` block the racing bytes start in.
@@ -111,7 +163,7 @@ impl<'a> Enricher<'a> {
             let mut addr = r.start as u64;
             while addr < r.end() && out.len() <= MAX {
                 let a = addr as u32;
-                let (object, end) = match self.object_at(a, cycle) {
+                let (object, end) = match self.object_at(a, cycle, sites) {
                     Some(o) => {
                         let end = object_end(&o).min(r.end());
                         (o, end)
@@ -131,20 +183,24 @@ impl<'a> Enricher<'a> {
     }
 
     /// Every object overlapping the line at `line` at `cycle`, with the bytes of the line it
-    /// holds, in address order: globals from the symbol table, heap blocks (the innermost:
-    /// a `vbx_shared_malloc` buffer rather than the `malloc` block around it).
-    pub fn line_contents(&self, line: u32, cycle: u64) -> LineContents {
+    /// holds, in address order: globals, stack frames of the sites' functions, heap blocks
+    /// (the innermost: a `vbx_shared_malloc` buffer rather than the `malloc` block around it).
+    pub fn line_contents(&self, line: u32, cycle: u64, sites: &[&Site]) -> LineContents {
         let size = self.line_size;
         let end = line as u64 + size as u64;
         let mut objects = Vec::new();
         let mut addr = line as u64;
         while addr < end {
-            match self.source.global(addr as u32) {
-                Some((name, start, size)) => {
-                    let stop = (start as u64 + size as u64).min(end);
-                    let global =
-                        Object::Global { name: name.to_string(), addr: start, size, from: 0, to: 0, path: None };
-                    objects.push(self.with_range(global, addr as u32, stop));
+            let found = match self.source.global(addr as u32) {
+                Some((name, addr, size)) => {
+                    Some(Object::Global { name: name.to_string(), addr, size, from: 0, to: 0, path: None })
+                }
+                None => self.stack_frame_at(addr as u32, sites),
+            };
+            match found {
+                Some(o) => {
+                    let stop = object_end(&o).min(end);
+                    objects.push(self.with_range(o, addr as u32, stop));
                     addr = stop;
                 }
                 None => addr += 1,
@@ -166,6 +222,7 @@ fn object_start(o: &Object) -> u64 {
         Object::Global { addr, from, .. } => *addr as u64 + *from as u64,
         Object::Heap { block, from, .. } => block.start as u64 + *from as u64,
         Object::Scratchpad { from, .. } | Object::Unnamed { from, .. } => *from as u64,
+        Object::Stack { frame, from, .. } => (*frame as i64 + from) as u64,
     }
 }
 
@@ -184,6 +241,10 @@ impl Enricher<'_> {
             }
             Object::Scratchpad { block, .. } => Object::Scratchpad { block, from: start, to: end },
             Object::Unnamed { .. } => Object::Unnamed { from: start, to: end },
+            Object::Stack { function, frame, called_from, .. } => {
+                let (from, to) = (start as i64 - frame as i64, end as i64 - frame as i64);
+                Object::Stack { function, frame, path: None, from, to, called_from }
+            }
         }
     }
 
@@ -211,6 +272,7 @@ fn object_end(o: &Object) -> u64 {
         Object::Global { addr, size, .. } => *addr as u64 + *size as u64,
         Object::Heap { block, .. } => block.start as u64 + block.size as u64,
         Object::Scratchpad { to, .. } | Object::Unnamed { to, .. } => *to,
+        Object::Stack { frame, .. } => *frame as u64,
     }
 }
 
@@ -219,6 +281,7 @@ fn same_object(a: &Object, b: &Object) -> bool {
         (Object::Global { addr: x, name: n, .. }, Object::Global { addr: y, name: m, .. }) => x == y && n == m,
         (Object::Heap { block: x, .. }, Object::Heap { block: y, .. }) => x.start == y.start && x.size == y.size,
         (Object::Unnamed { .. }, Object::Unnamed { .. }) => true,
+        (Object::Stack { frame: x, .. }, Object::Stack { frame: y, .. }) => x == y,
         _ => false,
     }
 }

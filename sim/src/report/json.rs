@@ -13,7 +13,7 @@ fn hex(v: u32) -> String {
     format!("{v:#010x}")
 }
 
-fn frame(f: &Frame) -> Value {
+fn frame_json(f: &Frame) -> Value {
     json!({
         "pc": hex(f.source.pc),
         "function": f.source.function,
@@ -29,8 +29,8 @@ fn site(s: &Site) -> Value {
         "cpu_node": s.pos,
         "pc": hex(s.pc),
         "cycle": s.cycle,
-        "stack": s.stack.iter().map(frame).collect::<Vec<_>>(),
-        "top_user_frame": s.top_user_frame().map(frame),
+        "stack": s.stack.iter().map(frame_json).collect::<Vec<_>>(),
+        "top_user_frame": s.top_user_frame().map(frame_json),
     })
 }
 
@@ -45,7 +45,7 @@ fn object(o: &Object) -> Value {
             "size": block.size,
             "function": block.function,
             "freed": block.freed,
-            "allocation_stack": block.stack.iter().map(frame).collect::<Vec<_>>(),
+            "allocation_stack": block.stack.iter().map(frame_json).collect::<Vec<_>>(),
             "from": from,
             "to": to,
         }),
@@ -57,8 +57,12 @@ fn object(o: &Object) -> Value {
                 "offset": b.start,
                 "size": b.size,
                 "function": b.function,
-                "allocation_stack": b.stack.iter().map(frame).collect::<Vec<_>>(),
+                "allocation_stack": b.stack.iter().map(frame_json).collect::<Vec<_>>(),
             })),
+        }),
+        Object::Stack { function, frame, path, from, to, called_from } => json!({
+            "kind": "stack", "function": function, "frame": hex(*frame), "path": path, "from": from, "to": to,
+            "called_from": called_from.as_ref().map(frame_json),
         }),
         Object::Unnamed { from, to } => json!({"kind": "unnamed", "from": hex(*from), "to": format!("{to:#010x}")}),
     }

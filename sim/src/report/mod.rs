@@ -200,19 +200,22 @@ impl Builder<'_> {
         let race = &first_entry.first;
         let bytes_all = bytes::normalize(members.iter().flat_map(|(e, _)| e.bytes.iter().copied()).collect());
         let lines: BTreeSet<u32> = members.iter().filter_map(|(e, _)| e.first.line()).collect();
-        let sites: BTreeSet<(u32, u32)> = members.iter().map(|(_, s)| (s[0].site.pc, s[1].site.pc)).collect();
+        let site_pairs: BTreeSet<(u32, u32)> = members.iter().map(|(_, s)| (s[0].site.pc, s[1].site.pc)).collect();
         let sides = first_sides.clone();
         let why = [self.ordering(&sides[0], &sides[1]), self.ordering(&sides[1], &sides[0])];
         let cycle = race.a.origin.cycle.max(race.b.origin.cycle);
-        let objects = self.enrich.objects(race.space, &bytes_all, cycle);
-        let line = race.line().map(|l| self.enrich.line_contents(l, cycle));
+        let (objects, line) = {
+            let sites = [&sides[0].site, &sides[1].site];
+            let objects = self.enrich.objects(race.space, &bytes_all, cycle, &sites);
+            (objects, race.line().map(|l| self.enrich.line_contents(l, cycle, &sites)))
+        };
         let fix = Self::fix(&sides, &why, &bytes_all);
         Finding {
             space: race.space,
             sides,
             bytes: bytes_all,
             cache_lines: lines.len(),
-            sites: sites.len(),
+            sites: site_pairs.len(),
             occurrences: members.len() as u64,
             objects,
             line,

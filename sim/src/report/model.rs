@@ -92,6 +92,8 @@ pub struct Side {
 pub struct Site {
     pub pos: Pos,
     pub pc: u32,
+    /// The call context (for the frames' stack addresses).
+    pub ctx: u32,
     pub cycle: u64,
     /// Innermost first: the instruction's frames (inlined ones first), then each caller's.
     pub stack: Vec<Frame>,
@@ -122,6 +124,11 @@ pub enum Object {
     Global { name: String, addr: u32, size: u32, from: u32, to: u64, path: Option<String> },
     /// A heap block, the racing bytes' offsets within it, and its allocation.
     Heap { block: HeapBlock, from: u32, to: u64 },
+    /// Bytes in the stack frame of `function` (whose frame address, the `sp` it was called
+    /// with, is `frame`): `path` names the local variable from DWARF; `from`/`to` are the
+    /// racing bytes' offsets from the frame address (negative: the stack grows down);
+    /// `called_from` is the call that entered the frame.
+    Stack { function: Option<String>, frame: u32, path: Option<String>, from: i64, to: i64, called_from: Option<Frame> },
     /// Scratchpad bytes (offsets from the scratchpad's base), and the `vbx_sp_malloc` block
     /// holding the first of them, when known (its `start` is an offset too).
     Scratchpad { block: Option<HeapBlock>, from: u32, to: u64 },

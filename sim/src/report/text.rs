@@ -110,6 +110,18 @@ pub fn object(o: &Object) -> String {
             block.start,
             allocated(block)
         ),
+        Object::Stack { function, path, from, to, called_from, .. } => {
+            let function = function.as_deref().unwrap_or("??");
+            let call = called_from
+                .as_ref()
+                .and_then(|f| f.source.location())
+                .map_or(String::new(), |l| format!(" (called at {l})"));
+            let frame = format!("the stack frame of `{function}`{call}, bytes {from:+}..{to:+} from its frame address");
+            match path {
+                Some(p) => format!("`{p}` in {frame}"),
+                None => frame,
+            }
+        }
         Object::Scratchpad { block: None, from, to } => format!("scratchpad {from:#x}..{to:#x}"),
         Object::Scratchpad { block: Some(b), from, to } => format!(
             "scratchpad {from:#x}..{to:#x}: bytes +{:#x}..+{:#x} of the scratchpad block at {:#x} ({})",
@@ -308,7 +320,11 @@ fn finding(out: &mut String, f: &Finding, n: usize, total: usize, colour: bool) 
         let _ = writeln!(out, "    in {}", object(o));
         if let Object::Heap { block, .. } | Object::Scratchpad { block: Some(block), .. } = o {
             let _ = writeln!(out, "      allocated at:");
-            stack(out, &Site { pos: 0, pc: 0, cycle: 0, stack: block.stack.clone(), truncated: false }, "        ");
+            stack(
+                out,
+                &Site { pos: 0, pc: 0, ctx: 0, cycle: 0, stack: block.stack.clone(), truncated: false },
+                "        ",
+            );
         }
     }
     if let Some(line) = f.line.as_ref().filter(|l| !l.objects.is_empty()) {
