@@ -59,18 +59,26 @@ fn expected(source: &str) -> (usize, Vec<Expected>) {
 
 /// The object name a finding's first object has, as the header writes it: a global's DWARF
 /// path (`desc.len`, `shared.data`) without its element range (the headers name variables
-/// and fields; `rx[1..3]` is `rx`), `stack:f` for bytes in the stack frame of `f`, else the
-/// kind (`heap`, `scratchpad`).
+/// and fields; `rx[1..3]` is `rx`), `stack:f/local` for a local variable of `f` named from
+/// DWARF, `stack:f` for other bytes of `f`'s stack frame, else the kind (`heap`, `scratchpad`).
 fn object_name(finding: &Value) -> String {
     let o = &finding["objects"][0];
     match o["kind"].as_str().unwrap_or("") {
-        "global" => {
-            let path = o["path"].as_str().or(o["name"].as_str()).unwrap_or("");
-            path.strip_suffix(']').and_then(|p| p.rsplit_once('[')).map_or(path, |(base, _)| base).into()
+        "global" => without_elements(o["path"].as_str().or(o["name"].as_str()).unwrap_or("")).into(),
+        "stack" => {
+            let function = o["function"].as_str().unwrap_or("");
+            match o["path"].as_str() {
+                Some(local) => format!("stack:{function}/{}", without_elements(local)),
+                None => format!("stack:{function}"),
+            }
         }
-        "stack" => format!("stack:{}", o["function"].as_str().unwrap_or("")),
         k => k.into(),
     }
+}
+
+/// `rx[1..3]` → `rx`.
+fn without_elements(path: &str) -> &str {
+    path.strip_suffix(']').and_then(|p| p.rsplit_once('[')).map_or(path, |(base, _)| base)
 }
 
 fn top_line(side: &Value, file: &str) -> Option<u64> {

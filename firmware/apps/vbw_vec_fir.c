@@ -34,6 +34,8 @@
  * expect-exit: 0
  * qemu: skip (needs the MXP)
  * output: timing-dependent
+ * cache: max-line 32 (with 64-byte lines the original's own race -- a cached buffer's tail line
+ *     written back over the shared sample's head -- can corrupt the output: README, "SDK programs")
  */
 #ifndef VBW_VEC_FIR_SUBTEST
 

@@ -11,6 +11,21 @@
 //! Only variables at a fixed address are read (a location that is a single `DW_OP_addr`).
 //! What the table does not understand is left out rather than guessed, and malformed DWARF
 //! loses names, never panics.
+//!
+//! Local variables and parameters are named by their place in a stack frame: an offset from
+//! the frame's canonical frame address (CFA: on RISC-V with gcc, the stack pointer at the
+//! function's entry, so locals lie below it). gcc gives each function `DW_AT_frame_base` =
+//! `DW_OP_call_frame_cfa` and each local whose address is taken, such as a buffer handed to a
+//! DMA engine, the location `DW_OP_fbreg N`: CFA + N. Only such locals are read, of functions
+//! with that frame base, with the code ranges (`DW_AT_low_pc`/`DW_AT_high_pc` or
+//! `DW_AT_ranges`) that find the function of a pc. Locals living in registers or in location
+//! lists are not in memory at a fixed place and are left out, and so are locals aligned beyond
+//! the 16-byte stack alignment: gcc aligns those at run time and states no location, or one
+//! relative to the register holding the aligned address (`DW_OP_breg14 (a4)`), so no CFA
+//! offset names them. The locals of inlined callees (`DW_TAG_inlined_subroutine`) are not the
+//! containing function's and are left out too; those of its lexical blocks are its own, and
+//! where gcc lets locals of disjoint blocks share a stack slot, the one whose block holds the
+//! pc is named.
 
 use addr2line::gimli;
 use addr2line::gimli::{
@@ -31,11 +46,16 @@ type Value<'a> = AttributeValue<Slice<'a>>;
 /// chains of malformed DWARF (and on the recursion that walks a layout).
 const MAX_DEPTH: u32 = 64;
 
-/// The global and `static` variables of a firmware, for naming data addresses.
+/// The global and `static` variables of a firmware, and the stack-frame locals of its
+/// functions, for naming data addresses.
 #[derive(Clone, Debug, Default)]
 pub struct DataNames {
     /// Sorted by address, then name.
     variables: Vec<Variable>,
+    /// Every function with code, in the order of the DWARF.
+    functions: Vec<Function>,
+    /// The code ranges of the functions: `[begin, end)` and the index in `functions`, sorted.
+    code: Vec<(u64, u64, usize)>,
 }
 
 /// One global (or static) variable from DWARF: name, address, size, and its type's layout.
@@ -44,6 +64,31 @@ pub struct Variable {
     pub name: String,
     pub addr: u32,
     pub size: u32,
+    ty: Arc<Type>,
+}
+
+/// A function (a `DW_TAG_subprogram` with code) and its locals at fixed offsets from its CFA.
+#[derive(Clone, Debug)]
+struct Function {
+    /// Empty when the DWARF states none.
+    name: String,
+    /// `[begin, end)`, sorted; never empty.
+    ranges: Vec<(u64, u64)>,
+    /// Sorted by CFA offset, then name. Empty when the frame base is not the CFA.
+    locals: Vec<Local>,
+}
+
+/// A local variable or parameter at a fixed place in its function's frame.
+#[derive(Clone, Debug)]
+struct Local {
+    name: String,
+    /// Where it starts relative to the CFA (negative: below it). `cfa_offset + size` does
+    /// not overflow.
+    cfa_offset: i64,
+    size: u32,
+    /// The code ranges of the innermost lexical block declaring it; empty: the whole
+    /// function's.
+    scope: Vec<(u64, u64)>,
     ty: Arc<Type>,
 }
 
@@ -83,12 +128,22 @@ impl DataNames {
     /// Reads the ELF's DWARF (.debug_info etc.); an ELF without DWARF gives an empty table.
     /// Never panics on malformed DWARF (skip what does not parse).
     pub fn load(elf_bytes: &[u8]) -> DataNames {
-        let mut variables = read_variables(elf_bytes).unwrap_or_default();
+        let (mut variables, mut functions) = read_dwarf(elf_bytes).unwrap_or_default();
         // A stable sort, so that of several entries for one variable (say, an abstract and a
         // concrete instance of a function's static) the first read is the one kept.
         variables.sort_by(|a, b| (a.addr, &a.name).cmp(&(b.addr, &b.name)));
         variables.dedup_by(|later, earlier| later.addr == earlier.addr && later.name == earlier.name);
-        DataNames { variables }
+        for function in &mut functions {
+            // Stable too: of locals sharing a slot, the first declared stays first.
+            function.locals.sort_by(|a, b| (a.cfa_offset, &a.name).cmp(&(b.cfa_offset, &b.name)));
+        }
+        let mut code: Vec<(u64, u64, usize)> = functions
+            .iter()
+            .enumerate()
+            .flat_map(|(index, function)| function.ranges.iter().map(move |&(begin, end)| (begin, end, index)))
+            .collect();
+        code.sort_unstable();
+        DataNames { variables, functions, code }
     }
 
     /// The variable containing addr, if any (never a size-0 one). Of overlapping variables,
@@ -114,6 +169,51 @@ impl DataNames {
         let mut path = variable.name.clone();
         describe(&variable.ty, start, end, &mut path);
         Some(path)
+    }
+
+    /// The local variable (or parameter) of the function whose code contains `pc` that holds
+    /// the bytes at `cfa_offset .. cfa_offset+len` relative to that function's canonical frame
+    /// address (CFA = the stack pointer at the function's entry, on RISC-V with gcc), with its
+    /// access path inside the variable like `path` does for globals: e.g. "buf",
+    /// "buf[2..4]", "desc.len". `len` 0 counts as one byte.
+    ///
+    /// Only the function's own locals count, those of its lexical blocks included; an inlined
+    /// callee's are not its. Of locals sharing the bytes (gcc gives variables of disjoint
+    /// blocks one slot), one whose block holds `pc` wins, then the smallest, then the lowest
+    /// offset and name. For a caller's frame, pass the address of the call, not the return
+    /// address: that may lie past the block, or the function, making the call.
+    pub fn local(&self, pc: u32, cfa_offset: i64, len: u32) -> Option<String> {
+        let function = self.function(pc)?;
+        let (start, end) = (cfa_offset, cfa_offset.checked_add(i64::from(len.max(1)))?);
+        let pc = u64::from(pc);
+        let in_scope = |local: &Local| {
+            local.scope.is_empty() || local.scope.iter().any(|&(begin, past)| (begin..past).contains(&pc))
+        };
+        let local = function
+            .locals
+            .iter()
+            .filter(|local| local.cfa_offset <= start && end <= local.cfa_offset + i64::from(local.size))
+            .min_by_key(|local| (!in_scope(*local), local.size))?;
+        let mut path = local.name.clone();
+        // Both within [0, local.size]: the filter above.
+        let (start, end) = ((start - local.cfa_offset) as u64, (end - local.cfa_offset) as u64);
+        describe(&local.ty, start, end, &mut path);
+        Some(path)
+    }
+
+    /// The DWARF name of the function whose code contains `pc` (not an inlined callee's).
+    pub fn function_name(&self, pc: u32) -> Option<&str> {
+        self.function(pc).map(|f| f.name.as_str()).filter(|n| !n.is_empty())
+    }
+
+    /// The function whose code contains `pc`: of nested or overlapping ranges (malformed
+    /// DWARF), the smallest, then the first.
+    fn function(&self, pc: u32) -> Option<&Function> {
+        let pc = u64::from(pc);
+        let upto = self.code.partition_point(|&(begin, _, _)| begin <= pc);
+        let &(_, _, index) =
+            self.code[..upto].iter().filter(|&&(_, end, _)| pc < end).min_by_key(|&&(begin, end, _)| end - begin)?;
+        self.functions.get(index)
     }
 }
 
@@ -167,8 +267,9 @@ fn describe(ty: &Type, start: u64, end: u64, path: &mut String) {
     }
 }
 
-/// The variables of the ELF's DWARF, unsorted; `None` when the file is not an ELF.
-fn read_variables(elf_bytes: &[u8]) -> Option<Vec<Variable>> {
+/// The variables of the ELF's DWARF, unsorted, and its functions with their locals in DWARF
+/// order; `None` when the file is not an ELF.
+fn read_dwarf(elf_bytes: &[u8]) -> Option<(Vec<Variable>, Vec<Function>)> {
     let elf = Elf::parse(elf_bytes).ok()?;
     let endian = if elf.little_endian { RunTimeEndian::Little } else { RunTimeEndian::Big };
     // A missing section reads as empty: gimli then finds no units.
@@ -198,16 +299,73 @@ fn read_variables(elf_bytes: &[u8]) -> Option<Vec<Variable>> {
 
     let mut resolver = Resolver { dwarf: &dwarf, units: &units, types: BTreeMap::new(), in_progress: BTreeSet::new() };
     let mut variables = Vec::new();
+    let mut functions: Vec<Function> = Vec::new();
     for (index, unit) in units.iter().enumerate() {
+        // The entries enclosing the current one that decide whose locals its variables are,
+        // innermost last.
+        let mut scopes: Vec<Scope> = Vec::new();
         // Every depth: a function's `static` variables are children of the function.
         let mut entries = unit.entries();
         while let Ok(Some(entry)) = entries.next_dfs() {
-            if entry.tag() == gimli::DW_TAG_variable {
-                variables.extend(resolver.variable(index, entry));
+            let depth = entry.depth();
+            while scopes.last().is_some_and(|scope| scope.depth >= depth) {
+                scopes.pop();
+            }
+            let owner = scopes.last().and_then(|scope| scope.function);
+            match entry.tag() {
+                gimli::DW_TAG_variable | gimli::DW_TAG_formal_parameter => {
+                    if entry.tag() == gimli::DW_TAG_variable {
+                        variables.extend(resolver.variable(index, entry));
+                    }
+                    if let (Some(function), Some(scope)) = (owner, scopes.last()) {
+                        if let Some(local) = resolver.local(index, entry, &scope.ranges) {
+                            functions[function].locals.push(local);
+                        }
+                    }
+                }
+                gimli::DW_TAG_subprogram => {
+                    // Abstract instances and declarations have no code: not functions, but
+                    // their variables are still nobody else's.
+                    let ranges = resolver.code_ranges(index, entry);
+                    let mut function = None;
+                    if !ranges.is_empty() {
+                        let name = resolver.inherited(index, entry, gimli::DW_AT_name);
+                        let name = name.and_then(|(unit, name)| resolver.string(unit, name)).unwrap_or_default();
+                        functions.push(Function { name, ranges, locals: Vec::new() });
+                        // Offsets from another frame base would not be CFA offsets.
+                        if resolver.frame_base_is_cfa(index, entry) {
+                            function = Some(functions.len() - 1);
+                        }
+                    }
+                    scopes.push(Scope { depth, function, ranges: Vec::new() });
+                }
+                // A block without code of its own (or whose ranges do not parse) is taken to
+                // cover its parent's.
+                gimli::DW_TAG_lexical_block if owner.is_some() => {
+                    let mut ranges = resolver.code_ranges(index, entry);
+                    if ranges.is_empty() {
+                        ranges = scopes.last().map(|parent| parent.ranges.clone()).unwrap_or_default();
+                    }
+                    scopes.push(Scope { depth, function: owner, ranges });
+                }
+                // An inlined callee's locals are its own, in the caller's frame.
+                gimli::DW_TAG_inlined_subroutine => scopes.push(Scope { depth, function: None, ranges: Vec::new() }),
+                _ => {}
             }
         }
     }
-    Some(variables)
+    Some((variables, functions))
+}
+
+/// An entry whose children's variables belong to one function, or to none.
+struct Scope {
+    /// The entry's depth in its unit.
+    depth: isize,
+    /// The index in `functions` of the function whose locals its variables are; `None` for
+    /// an inlined callee, or a function without code or with another frame base.
+    function: Option<usize>,
+    /// The code of the innermost lexical block; empty: the whole function's.
+    ranges: Vec<(u64, u64)>,
 }
 
 /// Reads variables and lays out their types, from the units of one `Dwarf`. Units are named
@@ -236,6 +394,72 @@ impl<'a> Resolver<'_, 'a> {
             return None;
         }
         Some(Variable { name, addr, size: ty.size, ty })
+    }
+
+    /// The local a `DW_TAG_variable` or `DW_TAG_formal_parameter` of a function describes, if
+    /// its location is a single `DW_OP_fbreg` (an offset from the CFA, the frame base
+    /// checked by the caller) and it has a name and a type of known, non-zero size. `scope`:
+    /// the code of its lexical block, empty for the whole function.
+    fn local(&mut self, unit: usize, entry: &Die<'a>, scope: &[(u64, u64)]) -> Option<Local> {
+        let location = entry.attr_value(gimli::DW_AT_location)?.exprloc_value()?;
+        let mut ops = location.operations(self.units[unit].encoding());
+        let cfa_offset = match (ops.next(), ops.next()) {
+            (Ok(Some(Operation::FrameOffset { offset })), Ok(None)) => offset,
+            _ => return None,
+        };
+        let (name_unit, name) = self.inherited(unit, entry, gimli::DW_AT_name)?;
+        let name = self.string(name_unit, name).filter(|name| !name.is_empty())?;
+        let (type_unit, ty) = self.inherited(unit, entry, gimli::DW_AT_type)?;
+        let ty = self.type_at(type_unit, ty, 0)?;
+        if ty.size == 0 {
+            return None;
+        }
+        cfa_offset.checked_add(i64::from(ty.size))?;
+        Some(Local { name, cfa_offset, size: ty.size, scope: scope.to_vec(), ty })
+    }
+
+    /// Whether a subprogram's frame base is its CFA: a single `DW_OP_call_frame_cfa`, what
+    /// gcc writes.
+    fn frame_base_is_cfa(&self, unit: usize, entry: &Die<'a>) -> bool {
+        let Some(frame_base) = entry.attr_value(gimli::DW_AT_frame_base).and_then(|value| value.exprloc_value()) else {
+            return false;
+        };
+        let mut ops = frame_base.operations(self.units[unit].encoding());
+        matches!((ops.next(), ops.next()), (Ok(Some(Operation::CallFrameCFA)), Ok(None)))
+    }
+
+    /// The code of a subprogram or lexical block, `[begin, end)` sorted: `DW_AT_ranges`, or
+    /// `DW_AT_low_pc` to `DW_AT_high_pc` (an address, or with a constant the length). Empty
+    /// ranges, tombstones and ranges beyond 32-bit addresses are left out; of a range list
+    /// that stops parsing, the ranges before.
+    fn code_ranges(&self, unit: usize, entry: &Die<'a>) -> Vec<(u64, u64)> {
+        let unit = &self.units[unit];
+        let mut ranges = Vec::new();
+        if let Some(value) = entry.attr_value(gimli::DW_AT_ranges) {
+            if let Ok(Some(mut list)) = self.dwarf.attr_ranges(unit, value) {
+                while let Ok(Some(range)) = list.next() {
+                    ranges.push((range.begin, range.end));
+                }
+            }
+        } else if let Some(low_pc) = entry.attr_value(gimli::DW_AT_low_pc) {
+            // Not `Dwarf::die_ranges`: it adds a length to low_pc unchecked.
+            let begin = self.dwarf.attr_address(unit, low_pc).ok().flatten();
+            let end = match entry.attr_value(gimli::DW_AT_high_pc) {
+                Some(AttributeValue::Udata(length)) => begin.and_then(|begin| begin.checked_add(length)),
+                Some(high_pc) => self.dwarf.attr_address(unit, high_pc).ok().flatten(),
+                None => None,
+            };
+            if let (Some(begin), Some(end)) = (begin, end) {
+                ranges.push((begin, end));
+            }
+        }
+        // Address 0 is what linkers leave for the code of garbage-collected sections, as for
+        // variables.
+        ranges.retain(|&(begin, end)| {
+            begin != 0 && !unit.header.is_tombstone_address(begin) && begin < end && end <= 1u64 << 32
+        });
+        ranges.sort_unstable();
+        ranges
     }
 
     /// The fixed address of a variable whose location is a single `DW_OP_addr` (or
@@ -562,9 +786,119 @@ mod tests {
         assert_eq!(names.path(0x8020_0580, 4), None);
     }
 
+    /// The instruction words of the code at `addr`, `size` bytes (the firmware is RV32IM
+    /// without the C extension: every instruction is 4 bytes).
+    fn code_words(image: &elf::Image, addr: u32, size: u32) -> Vec<u32> {
+        let segment = image
+            .segments
+            .iter()
+            .find(|s| s.addr <= addr && u64::from(addr) + u64::from(size) <= u64::from(s.addr) + s.data.len() as u64)
+            .unwrap_or_else(|| panic!("no code at {addr:#x}"));
+        let at = (addr - segment.addr) as usize;
+        segment.data[at..at + size as usize]
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes(w.try_into().unwrap()))
+            .collect()
+    }
+
+    /// `addi rd, rs1, imm` decoded, if `word` is one.
+    fn addi(word: u32) -> Option<(u32, u32, i32)> {
+        let (opcode, funct3) = (word & 0x7f, (word >> 12) & 7);
+        ((opcode, funct3) == (0x13, 0)).then_some(((word >> 7) & 31, (word >> 15) & 31, (word as i32) >> 20))
+    }
+
+    #[test]
+    fn locals_are_named_by_their_frame_offset() {
+        // printf_int.c: `static void t(const char *want, const char *fmt, ...)` declares
+        // `char buf[128]` and `va_list ap, ap2` and passes buf to vsnprintf, so buf is in
+        // memory: DW_OP_fbreg -192 (readelf). That follows from the code: t allocates a
+        // 208-byte frame (`addi sp,sp,-208`; CFA = sp at entry = sp + 208). At its top the
+        // variadic register save area (a2..a7 at CFA-24..CFA-4), below it ra and s0..s3
+        // (CFA-36..CFA-52), and at the bottom, above the 16-byte-aligned sp, buf at sp + 16
+        // (`addi a0,sp,16` before `jal vsnprintf`): CFA - 208 + 16 = -192, up to CFA-64.
+        // `ap` (va_start: the address of the first variadic slot, sp + 184) is stored at
+        // sp + 12 (`sw s3,12(sp)`): DW_OP_fbreg -196. (ap2 lives in a register: a location
+        // list, not named.)
+        let bytes = firmware("tests/printf_int");
+        let names = DataNames::load(&bytes);
+        let image = elf::parse(&bytes).unwrap();
+        let t = image.symbols.addr_of("t").unwrap();
+        let size = image.symbols.containing(t).filter(|s| s.name == "t").unwrap().size;
+        let function = names.function(t).unwrap();
+        assert_eq!(function.name, "t");
+        assert_eq!(function.ranges, [(u64::from(t), u64::from(t) + u64::from(size))], "low_pc + high_pc length");
+        let local = |name: &str| {
+            function.locals.iter().find(|l| l.name == name).unwrap_or_else(|| panic!("t has no local {name}"))
+        };
+        let (buf, ap) = (local("buf"), local("ap"));
+        // sizeof buf; va_list is a pointer under ilp32.
+        assert_eq!((buf.size, ap.size), (128, 4));
+        assert!(function.locals.iter().all(|l| l.name != "ap2"));
+
+        // The offsets from the code itself: the frame size from the first instruction, and
+        // buf's address from every `addi rd,sp,16`-like instruction that hands it on (to
+        // vsnprintf and strcmp in a0, to printf in a3): all but the varargs pointer (sp+184).
+        let code = code_words(&image, t, size);
+        let frame = match addi(code[0]) {
+            Some((2, 2, imm)) if imm < 0 => -i64::from(imm),
+            _ => panic!("t does not start by allocating its frame: {:#010x}", code[0]),
+        };
+        let taken: BTreeSet<i64> = code
+            .iter()
+            .filter_map(|&w| addi(w))
+            .filter(|&(rd, rs1, _)| rs1 == 2 && rd != 2)
+            .map(|(_, _, imm)| i64::from(imm) - frame)
+            .collect();
+        assert_eq!(frame, 208);
+        assert_eq!(taken, BTreeSet::from([-192, -24]), "buf and the variadic arguments");
+        assert_eq!((buf.cfa_offset, ap.cfa_offset), (-192, -196));
+
+        let pc = t + 0x50; // `jal vsnprintf`, well inside t
+        let at = |offset: i64, len| names.local(pc, offset, len);
+        assert_eq!(at(-192, 128).as_deref(), Some("buf"));
+        assert_eq!(at(-192 + 10, 1).as_deref(), Some("buf[10]"));
+        assert_eq!(at(-192 + 8, 8).as_deref(), Some("buf[8..16]"));
+        assert_eq!(at(-65, 1).as_deref(), Some("buf[127]"));
+        assert_eq!(at(-196, 4).as_deref(), Some("ap"));
+        assert_eq!(at(-194, 1).as_deref(), Some("ap"), "part of ap");
+        assert_eq!(at(-194, 4), None, "ap and buf");
+        assert_eq!(at(-64, 4), None, "above buf: the saved registers' area");
+        assert_eq!(at(-192, 129), None, "past buf's end");
+        // The same offsets in another function's frame are not t's locals.
+        let main = image.symbols.addr_of("main").unwrap();
+        assert_ne!(names.function(main).map(|f| f.name.as_str()), Some("t"));
+        assert_ne!(names.local(main, -196, 4).as_deref(), Some("ap"));
+        assert!(names.function(t + size).is_none_or(|f| f.name != "t"), "past t's end");
+    }
+
+    #[test]
+    fn over_aligned_locals_are_not_named() {
+        // stack_dma_in.c: produce() declares `int32_t tmp[16] __attribute__((aligned(64)))`
+        // and DMAs it. 64 bytes exceeds the 16-byte stack alignment of the RISC-V psABI, so gcc
+        // allocates 128 bytes (`addi sp,sp,-128`) and aligns the array at run time (`addi
+        // a2,sp,63; andi a2,a2,-64`): tmp lies at CFA-128, -112, -96 or -80 depending on sp at
+        // entry, and its DWARF has no DW_AT_location at all. stack_dma_out.c: consume()'s `res`
+        // (declared the same way) has `DW_OP_breg14 (a4): 0`, the register holding the aligned
+        // address: not a fixed CFA offset either. Neither is named; their frames hold no
+        // other local in memory.
+        for (path, function, array) in
+            [("race-tests/stack_dma_in", "produce", "tmp"), ("race-tests/stack_dma_out", "consume", "res")]
+        {
+            let bytes = firmware(path);
+            let names = DataNames::load(&bytes);
+            let pc = elf::parse(&bytes).unwrap().symbols.addr_of(function).unwrap() + 8;
+            let found = names.function(pc).unwrap_or_else(|| panic!("{path}: no function at {pc:#x}"));
+            assert_eq!(found.name, function);
+            assert!(found.locals.iter().all(|l| l.name != array), "{path}: {array} at a fixed CFA offset");
+            for offset in (-128..0).step_by(4) {
+                assert_eq!(names.local(pc, offset, 4), None, "{path}: CFA{offset}");
+            }
+        }
+    }
+
     fn debug_sections(bytes: &[u8]) -> Vec<Range<usize>> {
         let elf = Elf::parse(bytes).unwrap();
-        [".debug_info", ".debug_abbrev", ".debug_str", ".debug_line"]
+        [".debug_info", ".debug_abbrev", ".debug_str", ".debug_line", ".debug_rnglists"]
             .iter()
             .map(|name| {
                 let sh = elf.section_headers.iter().find(|sh| elf.shdr_strtab.get_at(sh.sh_name) == Some(*name));
@@ -578,12 +912,14 @@ mod tests {
         /// Corrupted debug information loses names, never panics.
         #[test]
         fn corrupted_dwarf_never_panics(
+            with_locals in proptest::prelude::any::<bool>(),
             edits in proptest::collection::vec(
                 (proptest::prelude::any::<usize>(), proptest::prelude::any::<u8>()),
                 1..16,
             ),
         ) {
-            let mut bytes = firmware("race-tests/globals_adjacent");
+            // Both have locals at fixed frame offsets (picolibc's); printf_int in its own code.
+            let mut bytes = firmware(if with_locals { "tests/printf_int" } else { "race-tests/globals_adjacent" });
             let sections = debug_sections(&bytes);
             for (at, value) in edits {
                 let section = &sections[at % sections.len()];
@@ -594,6 +930,19 @@ mod tests {
                 let _ = names.path(v.addr, v.size);
                 let _ = names.path(v.addr + v.size / 2, 1);
             }
+            for &(begin, end, _) in &names.code {
+                // Both below 2^32: ranges beyond are left out.
+                let (first, last) = (begin as u32, (end - 1) as u32);
+                if let Some(function) = names.function(first) {
+                    for l in &function.locals {
+                        let _ = names.local(first, l.cfa_offset, l.size);
+                        let _ = names.local(last, l.cfa_offset + i64::from(l.size / 2), 1);
+                    }
+                }
+                let _ = names.local(first, -4, 4);
+            }
+            let _ = names.local(0, i64::MIN, u32::MAX);
+            let _ = names.local(u32::MAX, i64::MAX, u32::MAX);
         }
     }
 }

@@ -89,6 +89,18 @@ impl SourceMap {
         }
     }
 
+    /// The local variable of the function running `pc` holding `[frame + offset, +len)`
+    /// (`frame`: the function's frame address), with its access path, from DWARF.
+    pub fn data_local(&self, pc: u32, offset: i64, len: u32) -> Option<String> {
+        self.data.local(pc, offset, len)
+    }
+
+    /// The function `pc` belongs to (not an inlined callee), from DWARF, else the symbol
+    /// table.
+    pub fn function_name(&self, pc: u32) -> Option<&str> {
+        self.data.function_name(pc).or_else(|| self.symbols.containing(pc).map(|s| s.name.as_str()))
+    }
+
     /// The access path of `[addr, addr + len)` within its DWARF variable: `desc.len`,
     /// `frame_buf[12..16]`, or the variable's name when the bytes span several fields.
     pub fn data_path(&self, addr: u32, len: u32) -> Option<String> {

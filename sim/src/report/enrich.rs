@@ -99,13 +99,13 @@ impl<'a> Enricher<'a> {
                     // The code of the frame's function: the site itself, or its call of
                     // the next inner function.
                     let pc = if i == 0 { site.pc } else { frames[i - 1].0 };
-                    let function = self.source.frames(pc).pop().and_then(|f| f.function);
+                    let function = self.source.function_name(pc).map(str::to_string);
                     let called_from = self.source.frames(call_site).pop().map(|source| {
                         let user = source.file.as_deref().is_some_and(is_user_file);
                         Frame { source, user }
                     });
                     let from = addr as i64 - frame as i64;
-                    return Some(Object::Stack { function, frame, path: None, from, to: from, called_from });
+                    return Some(Object::Stack { function, pc, frame, path: None, from, to: from, called_from });
                 }
                 lower = frame;
             }
@@ -241,9 +241,10 @@ impl Enricher<'_> {
             }
             Object::Scratchpad { block, .. } => Object::Scratchpad { block, from: start, to: end },
             Object::Unnamed { .. } => Object::Unnamed { from: start, to: end },
-            Object::Stack { function, frame, called_from, .. } => {
+            Object::Stack { function, pc, frame, called_from, .. } => {
                 let (from, to) = (start as i64 - frame as i64, end as i64 - frame as i64);
-                Object::Stack { function, frame, path: None, from, to, called_from }
+                let path = self.source.data_local(pc, from, (to - from) as u32);
+                Object::Stack { function, pc, frame, path, from, to, called_from }
             }
         }
     }

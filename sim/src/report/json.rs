@@ -60,7 +60,7 @@ fn object(o: &Object) -> Value {
                 "allocation_stack": b.stack.iter().map(frame_json).collect::<Vec<_>>(),
             })),
         }),
-        Object::Stack { function, frame, path, from, to, called_from } => json!({
+        Object::Stack { function, frame, path, from, to, called_from, .. } => json!({
             "kind": "stack", "function": function, "frame": hex(*frame), "path": path, "from": from, "to": to,
             "called_from": called_from.as_ref().map(frame_json),
         }),

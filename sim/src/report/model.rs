@@ -128,7 +128,16 @@ pub enum Object {
     /// with, is `frame`): `path` names the local variable from DWARF; `from`/`to` are the
     /// racing bytes' offsets from the frame address (negative: the stack grows down);
     /// `called_from` is the call that entered the frame.
-    Stack { function: Option<String>, frame: u32, path: Option<String>, from: i64, to: i64, called_from: Option<Frame> },
+    /// `pc` is an address in the function's code (naming its locals).
+    Stack {
+        function: Option<String>,
+        pc: u32,
+        frame: u32,
+        path: Option<String>,
+        from: i64,
+        to: i64,
+        called_from: Option<Frame>,
+    },
     /// Scratchpad bytes (offsets from the scratchpad's base), and the `vbx_sp_malloc` block
     /// holding the first of them, when known (its `start` is an offset too).
     Scratchpad { block: Option<HeapBlock>, from: u32, to: u64 },
