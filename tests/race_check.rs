@@ -346,3 +346,19 @@ fn fft_forward_transforms_read_scratchpad_twiddles_unsynchronised() {
     assert!(err.contains(&format!("{} (inlined)", load.replace(':', ":"))) || err.contains(&load), "{err}");
     assert!(err.contains("fix (sync)"), "{err}");
 }
+
+/// `--user-code GLOB` decides which frames are the firmware's own: with the SDK's headers
+/// declared user code, the DMA side's top frame is the SDK's command issue in `vbx.h`, not
+/// the program's call of it; a malformed glob is a usage error.
+#[test]
+fn user_code_globs_choose_the_top_frames() {
+    let app = common::elf("apps", "vbw_vec_add_2021");
+    let o = mxpsim(&["--race-check", "--cache", "line=64", "--user-code", "firmware/sdk/**", &app]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(66), "{err}");
+    let headline = err.lines().find(|l| l.starts_with("  between ")).expect("a headline");
+    let dma_side = headline.split(" and ").nth(1).expect("two sides");
+    assert!(dma_side.starts_with("vbx_cmd4_ (firmware/sdk/include/vbx.h:"), "{headline}");
+    let bad = mxpsim(&["--race-check", "--user-code", "a[", &app]);
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+}

@@ -1,8 +1,7 @@
-//! What the detector reports: races between two named nodes, with the facts that show why
-//! nothing orders them, and the deduplicated report over a whole run.
+//! What the detector reports: races between two named nodes, with their intervals, and the
+//! deduplicated report over a whole run. Words are the simulator's business (`sim/src/report`).
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use crate::bytes;
 use crate::event::{Origin, Pos, Range, Space};
@@ -55,47 +54,6 @@ impl Race {
             space: self.space,
             line: self.line(),
         }
-    }
-}
-
-/// The succ of a node in words: what would order it before later CPU nodes.
-fn fmt_succ(node: &RaceNode) -> String {
-    match node.succ {
-        Some(succ) => format!("before CPU node {succ}"),
-        None if node.id.kind == NodeKind::WriteBack => {
-            "not yet before any CPU node (no clean/flush/inval of its line yet)".into()
-        }
-        None => "not yet before any CPU node (no sync after its request yet)".into(),
-    }
-}
-
-impl fmt::Display for RaceNode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} (created at CPU node {}, pc {:#010x}, cycle {}",
-            self.id.kind, self.id.pos, self.origin.pc, self.origin.cycle
-        )?;
-        if let Some(line) = self.id.line {
-            write!(f, ", line {line:#010x}")?;
-        }
-        write!(f, "; after CPU node {}, {})", self.pred, fmt_succ(self))
-    }
-}
-
-impl fmt::Display for Race {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let space = match self.space {
-            Space::Dram => "DRAM",
-            Space::Scratchpad => "scratchpad",
-        };
-        write!(f, "race on {space}")?;
-        for r in &self.bytes {
-            write!(f, " {r}")?;
-        }
-        write!(f, "\n  {}\n  {}", self.a, self.b)?;
-        // Why nothing orders them: each one's interval reaches past the other's start.
-        write!(f, "\n  unordered: neither ends (succ) at or before the other starts (pred)")
     }
 }
 
@@ -196,19 +154,5 @@ impl RaceGroup<'_> {
     /// Every byte of every line, normalised.
     pub fn bytes(&self) -> Vec<Range> {
         bytes::normalize(self.entries.iter().flat_map(|e| e.bytes.iter().copied()).collect())
-    }
-}
-
-impl fmt::Display for Report {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for entry in self.entries() {
-            writeln!(f, "{}", entry.first)?;
-            write!(f, "  bytes over all {} occurrence(s):", entry.occurrences)?;
-            for r in &entry.bytes {
-                write!(f, " {r}")?;
-            }
-            writeln!(f)?;
-        }
-        Ok(())
     }
 }

@@ -30,5 +30,5 @@ fn state_does_not_grow_with_the_stream() {
         assert!(size.dram_segments <= 64 && size.dram_nodes <= 64, "{size:?}");
         assert!(size.archived <= 64 && size.logged_accesses <= 64 && size.engine_nodes <= 4, "{size:?}");
     }
-    assert_eq!(detector.report().len(), 1, "the one vec_add race of the workload:\n{}", detector.report());
+    assert_eq!(detector.report().len(), 1, "the one vec_add race of the workload:\n{:#?}", detector.report());
 }

@@ -562,7 +562,7 @@ fn detect(prog: &[Op], write_back: WriteBack) -> Option<String> {
             detector.observe(&event).unwrap_or_else(|e| panic!("illegal stream for {prog:?}: {e}"));
         }
         let report = detector.finish();
-        (!report.is_empty()).then(|| report.to_string())
+        (!report.is_empty()).then(|| format!("{report:#?}"))
     };
     let late = run(Placement::Late);
     let early = run(Placement::Early);

@@ -181,6 +181,15 @@ struct ReportArgs {
     /// Frames per stack in race reports at most.
     #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..))]
     stack_depth: u16,
+
+    /// Which source files are the firmware's own code (repeatable; e.g. 'src/**', 'app/*.c'):
+    /// replaces the default rule (everything but the C library, crt0 and the SDK).
+    #[arg(long, value_name = "GLOB", value_parser = parse_glob)]
+    user_code: Vec<globset::Glob>,
+}
+
+fn parse_glob(text: &str) -> Result<globset::Glob, String> {
+    globset::Glob::new(text).map_err(|e| e.to_string())
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -368,7 +377,14 @@ fn report_races(
     status: u8,
 ) -> Result<u8, Fatal> {
     let colour = args.report_file.is_none() && io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let options = report::Options { stack_depth: args.stack_depth as usize };
+    let user_code = (!args.user_code.is_empty()).then(|| {
+        let mut set = globset::GlobSetBuilder::new();
+        args.user_code.iter().for_each(|g| {
+            set.add(g.clone());
+        });
+        set.build().expect("globs parsed one by one build a set")
+    });
+    let options = report::Options { stack_depth: args.stack_depth as usize, user_code };
     let built = report::build(findings, source, notes, &options);
     let text = match args.report_format {
         ReportFormat::Human => report::text::render(&built, colour),

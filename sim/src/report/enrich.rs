@@ -3,6 +3,7 @@
 //! code, and names for memory (global variables, heap blocks with their allocation stacks).
 
 use super::model::{Frame, HeapBlock, LineContents, Object, Site};
+use super::Options;
 use crate::heap::{Block, HeapLog};
 use crate::machine::RunNotes;
 use crate::source_map::SourceMap;
@@ -17,6 +18,7 @@ pub struct Enricher<'a> {
     heap: HeapLog,
     line_size: u32,
     depth: usize,
+    user_code: Option<&'a globset::GlobSet>,
 }
 
 /// Frames that are not the firmware's own code: the C library (picolibc/newlib and its
@@ -33,14 +35,32 @@ pub fn is_user_file(file: &str) -> bool {
 }
 
 impl<'a> Enricher<'a> {
-    pub fn new(source: &'a SourceMap, notes: &'a RunNotes, line_size: u32, depth: usize) -> Self {
+    pub fn new(source: &'a SourceMap, notes: &'a RunNotes, line_size: u32, options: &'a Options) -> Self {
         let symbols = source.symbols();
         let stack_region = symbols
             .addr_of("__stack")
             .zip(symbols.addr_of("__stack_size"))
             .map(|(top, size)| (top.wrapping_sub(size), top))
             .filter(|(bottom, top)| bottom < top);
-        Enricher { source, stack_region, notes, heap: HeapLog::new(&notes.heap), line_size, depth: depth.max(1) }
+        Enricher {
+            source,
+            stack_region,
+            notes,
+            heap: HeapLog::new(&notes.heap),
+            line_size,
+            depth: options.stack_depth.max(1),
+            user_code: options.user_code.as_ref(),
+        }
+    }
+
+    /// Whether a frame of `file` is the firmware's own code: `--user-code`'s globs, else
+    /// the default rule.
+    fn is_user(&self, file: Option<&str>) -> bool {
+        match (file, self.user_code) {
+            (Some(file), Some(globs)) => globs.is_match(file),
+            (Some(file), None) => is_user_file(file),
+            (None, _) => false,
+        }
     }
 
     /// The stack of an instruction run in call context `ctx`: its own frames, then each call
@@ -53,7 +73,7 @@ impl<'a> Enricher<'a> {
                 if frames.len() == self.depth {
                     return (frames, true);
                 }
-                let user = source.file.as_deref().is_some_and(is_user_file);
+                let user = self.is_user(source.file.as_deref());
                 frames.push(Frame { source, user });
             }
         }
@@ -101,7 +121,7 @@ impl<'a> Enricher<'a> {
                     let pc = if i == 0 { site.pc } else { frames[i - 1].0 };
                     let function = self.source.function_name(pc).map(str::to_string);
                     let called_from = self.source.frames(call_site).pop().map(|source| {
-                        let user = source.file.as_deref().is_some_and(is_user_file);
+                        let user = self.is_user(source.file.as_deref());
                         Frame { source, user }
                     });
                     let from = addr as i64 - frame as i64;
@@ -199,7 +219,14 @@ impl<'a> Enricher<'a> {
             };
             match found {
                 Some(o) => {
-                    let stop = object_end(&o).min(end);
+                    // A global is listed field by field (its bytes may be on both sides
+                    // of a false sharing): up to where the DWARF field changes.
+                    let field = |a: u64| self.source.data_path(a as u32, 1).map(|p| without_elements(&p));
+                    let here = field(addr);
+                    let mut stop = object_end(&o).min(end);
+                    if matches!(o, Object::Global { .. }) && here.is_some() {
+                        stop = (addr + 1..stop).find(|&a| field(a) != here).unwrap_or(stop);
+                    }
                     objects.push(self.with_range(o, addr as u32, stop));
                     addr = stop;
                 }
@@ -212,7 +239,7 @@ impl<'a> Enricher<'a> {
             objects.push(self.with_range(block, from as u32, to));
         }
         objects.sort_by_key(object_start);
-        LineContents { line, size, objects }
+        LineContents { line, size, objects, touched: Vec::new() }
     }
 }
 
@@ -265,6 +292,22 @@ impl HeapBlock {
         }
         self
     }
+}
+
+/// An access path without its element indices (`rows[2].x` → `rows.x`): which field, not
+/// which element.
+fn without_elements(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut depth = 0;
+    for c in path.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// One past the object's last byte (as an address).

@@ -118,6 +118,12 @@ fn side(s: &Side) -> Value {
     })
 }
 
+/// A line object the cache side's access touched: the side (`a`/`b`) and the object's index.
+fn touched(side: usize, object: usize) -> Value {
+    let side = if side == 0 { "a" } else { "b" };
+    json!({"side": side, "object": object})
+}
+
 fn finding(f: &Finding) -> Value {
     json!({
         "class": f.class(),
@@ -134,6 +140,7 @@ fn finding(f: &Finding) -> Value {
         "objects": f.objects.iter().map(object).collect::<Vec<_>>(),
         "line": f.line.as_ref().map(|l| json!({
             "addr": hex(l.line), "size": l.size, "objects": l.objects.iter().map(object).collect::<Vec<_>>(),
+            "touched": l.touched.iter().map(|&(side, object)| touched(side, object)).collect::<Vec<_>>(),
         })),
         "facts": [facts(&f.why[0]), facts(&f.why[1])],
         "why_text": [text::ordering(&f.why[0]), text::ordering(&f.why[1])],

@@ -32,11 +32,14 @@ use std::collections::{BTreeMap, BTreeSet};
 pub struct Options {
     /// Frames per stack at most.
     pub stack_depth: usize,
+    /// The files that are the firmware's own code (`--user-code`); `None`: the default rule
+    /// ([`enrich::is_user_file`]).
+    pub user_code: Option<globset::GlobSet>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { stack_depth: 16 }
+        Options { stack_depth: 16, user_code: None }
     }
 }
 
@@ -45,7 +48,7 @@ pub fn build(findings: &Findings, source: &SourceMap, notes: &RunNotes, options:
     let builder = Builder {
         findings,
         timeline: Timeline { landmarks: &findings.landmarks },
-        enrich: Enricher::new(source, notes, findings.line_size, options.stack_depth),
+        enrich: Enricher::new(source, notes, findings.line_size, options),
     };
     // Group the detector's distinct races by root cause, in the order their first race
     // comes in the detector's (deterministic) order.
@@ -204,11 +207,22 @@ impl Builder<'_> {
         let sides = first_sides.clone();
         let why = [self.ordering(&sides[0], &sides[1]), self.ordering(&sides[1], &sides[0])];
         let cycle = race.a.origin.cycle.max(race.b.origin.cycle);
-        let (objects, line) = {
+        let (objects, mut line) = {
             let sites = [&sides[0].site, &sides[1].site];
             let objects = self.enrich.objects(race.space, &bytes_all, cycle, &sites);
             (objects, race.line().map(|l| self.enrich.line_contents(l, cycle, &sites)))
         };
+        if let Some(line) = &mut line {
+            for (i, side) in sides.iter().enumerate() {
+                let Some(accessed) = side.accessed else { continue };
+                let (start, end) = (accessed.start as u64, accessed.end());
+                for (j, o) in line.objects.iter().enumerate() {
+                    if o.span().is_some_and(|(from, to)| from < end && start < to) {
+                        line.touched.push((i, j));
+                    }
+                }
+            }
+        }
         let fix = Self::fix(&sides, &why, &bytes_all);
         Finding {
             space: race.space,

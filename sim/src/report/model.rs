@@ -162,6 +162,20 @@ impl PartialEq for Frame {
 }
 impl Eq for Frame {}
 
+impl Object {
+    /// The DRAM addresses of the bytes this object entry covers (the racing bytes, or the
+    /// line's bytes in [`LineContents`]); `None` for the scratchpad.
+    pub fn span(&self) -> Option<(u64, u64)> {
+        match *self {
+            Object::Global { addr, from, to, .. } => Some((addr as u64 + from as u64, addr as u64 + to)),
+            Object::Heap { ref block, from, to } => Some((block.start as u64 + from as u64, block.start as u64 + to)),
+            Object::Stack { frame, from, to, .. } => Some(((frame as i64 + from) as u64, (frame as i64 + to) as u64)),
+            Object::Unnamed { from, to } => Some((from as u64, to)),
+            Object::Scratchpad { .. } => None,
+        }
+    }
+}
+
 /// A cache line and what it holds.
 #[derive(Clone, Debug)]
 pub struct LineContents {
@@ -169,6 +183,9 @@ pub struct LineContents {
     pub size: u32,
     /// Each object overlapping the line, with the bytes of the line it holds.
     pub objects: Vec<Object>,
+    /// Which objects the cache side's own CPU access touched, as (side, object index): with
+    /// the racing bytes' objects, the false-sharing picture.
+    pub touched: Vec<(usize, usize)>,
 }
 
 /// An ordering node of the CPU timeline, named.

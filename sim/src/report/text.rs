@@ -330,6 +330,10 @@ fn finding(out: &mut String, f: &Finding, n: usize, total: usize, colour: bool) 
     if let Some(line) = f.line.as_ref().filter(|l| !l.objects.is_empty()) {
         let parts: Vec<String> = line.objects.iter().map(object).collect();
         let _ = writeln!(out, "  line {:#010x} ({} bytes) holds: {}", line.line, line.size, parts.join("; "));
+        for &(side, object) in &line.touched {
+            let label = ["A", "B"][side];
+            let _ = writeln!(out, "    {label}'s CPU access touched {}", self::object(&line.objects[object]));
+        }
     }
     let _ = writeln!(out, "  why nothing orders them:");
     let _ = writeln!(out, "    A before B? {}", ordering(&f.why[0]));
