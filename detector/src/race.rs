@@ -47,9 +47,9 @@ impl Race {
 
     pub fn key(&self) -> RaceKey {
         RaceKey {
-            site_a: self.a.origin.pc,
+            site_a: (self.a.origin.pc, self.a.origin.ctx),
             kind_a: self.a.id.kind,
-            site_b: self.b.origin.pc,
+            site_b: (self.b.origin.pc, self.b.origin.ctx),
             kind_b: self.b.id.kind,
             space: self.space,
             line: self.line(),
@@ -57,13 +57,14 @@ impl Race {
     }
 }
 
-/// What makes two races "the same" in a report: both sites, both kinds, the space and the
-/// cache line.
+/// What makes two races "the same" in a report: both sites (instruction and call context:
+/// a routine racing when called from two places races twice), both kinds, the space and
+/// the cache line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RaceKey {
-    pub site_a: u32,
+    pub site_a: (u32, u32),
     pub kind_a: NodeKind,
-    pub site_b: u32,
+    pub site_b: (u32, u32),
     pub kind_b: NodeKind,
     pub space: Space,
     pub line: Option<u32>,
@@ -115,44 +116,5 @@ impl Report {
 
     pub fn entries(&self) -> impl Iterator<Item = &ReportEntry> {
         self.entries.values()
-    }
-
-    /// The distinct races grouped over cache lines: one group per (site A, kind A, site B,
-    /// kind B, space), in key order. A buffer that one loop shares with a DMA over thousands of
-    /// lines is one group, which is how a report shows it.
-    pub fn groups(&self) -> Vec<RaceGroup<'_>> {
-        let mut groups: Vec<RaceGroup<'_>> = Vec::new();
-        for (key, entry) in &self.entries {
-            let site = (key.site_a, key.kind_a, key.site_b, key.kind_b, key.space);
-            match groups.last_mut() {
-                Some(g) if g.site == site => g.entries.push(entry),
-                _ => groups.push(RaceGroup { site, entries: vec![entry] }),
-            }
-        }
-        groups
-    }
-}
-
-/// Distinct races that differ only in their cache line (see [`Report::groups`]).
-#[derive(Clone, Debug)]
-pub struct RaceGroup<'a> {
-    site: (u32, NodeKind, u32, NodeKind, Space),
-    /// In line order; never empty.
-    pub entries: Vec<&'a ReportEntry>,
-}
-
-impl RaceGroup<'_> {
-    /// The first race of the first line.
-    pub fn first(&self) -> &Race {
-        &self.entries[0].first
-    }
-
-    pub fn occurrences(&self) -> u64 {
-        self.entries.iter().map(|e| e.occurrences).sum()
-    }
-
-    /// Every byte of every line, normalised.
-    pub fn bytes(&self) -> Vec<Range> {
-        bytes::normalize(self.entries.iter().flat_map(|e| e.bytes.iter().copied()).collect())
     }
 }

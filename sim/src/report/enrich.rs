@@ -66,7 +66,12 @@ impl<'a> Enricher<'a> {
     /// The stack of an instruction run in call context `ctx`: its own frames, then each call
     /// site's, innermost first, cut at the depth limit.
     pub fn stack(&self, pc: u32, ctx: u32) -> (Vec<Frame>, bool) {
-        let pcs = std::iter::once(pc).chain(self.notes.calls.call_sites(ctx));
+        self.stack_of(std::iter::once(pc).chain(self.notes.calls.call_sites(ctx)))
+    }
+
+    /// The frames of code addresses, innermost first (each with its inlined frames), cut at
+    /// the depth limit.
+    fn stack_of(&self, pcs: impl IntoIterator<Item = u32>) -> (Vec<Frame>, bool) {
         let mut frames = Vec::new();
         for pc in pcs {
             for source in self.source.frames(pc) {
@@ -90,11 +95,15 @@ impl<'a> Enricher<'a> {
             start: b.start,
             size: b.size,
             function: b.function.clone(),
-            // The allocator's own frame is left out: the stack starts at its call.
-            stack: self.stack(b.call_site, b.ctx).0.into_iter().skip(1).collect(),
+            // The context inside the allocator: its calls, innermost first, start with the
+            // allocator's own call (without contexts, an offline trace of an older run: that
+            // call alone).
+            stack: match self.notes.calls.call_sites(b.ctx) {
+                calls if calls.is_empty() => self.stack_of([b.call_site]).0,
+                calls => self.stack_of(calls).0,
+            },
             freed: b.freed.is_some_and(|f| f <= cycle),
         }
-        .with_call_site(self, b)
     }
 
     /// The stack frame holding `addr`, found from the frames of `sites` (the racing sides:
@@ -191,8 +200,11 @@ impl<'a> Enricher<'a> {
                     None => (Object::Unnamed { from: a, to: 0 }, r.end()),
                 };
                 let object = self.with_range(object, a, end);
+                // Contiguous bytes of one object are one entry; a gap starts another, so that
+                // each entry's bytes are all racing.
+                let contiguous = |last: &Object| last.span().is_some_and(|(_, to)| to == a as u64);
                 match out.last_mut() {
-                    Some(last) if same_object(last, &object) => self.extend(last, end),
+                    Some(last) if same_object(last, &object) && contiguous(last) => self.extend(last, end),
                     _ => out.push(object),
                 }
                 addr = end;
@@ -280,17 +292,6 @@ impl Enricher<'_> {
     fn extend(&self, o: &mut Object, end: u64) {
         let start = object_start(o) as u32;
         *o = self.with_range(o.clone(), start, end);
-    }
-}
-
-impl HeapBlock {
-    /// Makes sure the stack starts at the allocation's call site even without call
-    /// contexts (an offline trace of an older run): the call site alone.
-    fn with_call_site(mut self, e: &Enricher, b: &Block) -> HeapBlock {
-        if self.stack.is_empty() {
-            self.stack = e.stack(b.call_site, 0).0;
-        }
-        self
     }
 }
 

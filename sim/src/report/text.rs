@@ -51,16 +51,22 @@ fn kind_words(kind: NodeKind) -> &'static str {
     }
 }
 
-/// A site in one phrase: `main (app.c:57)`, or `memset, called from main (app.c:57)` when
-/// the instruction is in runtime code (named by its outermost runtime frame: the API the
-/// user called).
+/// A site in one phrase: `main (app.c:57)`, or `memset (memset.S:21), called from main
+/// (app.c:57)` when the instruction is in runtime code (named by its outermost runtime
+/// frame: the API the user called).
 pub fn short(site: &Site) -> String {
     let name = |f: &Frame| f.source.function.clone().unwrap_or_else(|| format!("{:#010x}", f.source.pc));
     let at = |f: &Frame| f.source.location().map_or(String::new(), |l| format!(" ({l})"));
     let top = site.stack.iter().position(|f| f.user);
     match top {
         Some(0) => format!("{}{}", name(&site.stack[0]), at(&site.stack[0])),
-        Some(i) => format!("{}, called from {}{}", name(&site.stack[i - 1]), name(&site.stack[i]), at(&site.stack[i])),
+        Some(i) => format!(
+            "{}{}, called from {}{}",
+            name(&site.stack[i - 1]),
+            at(&site.stack[i - 1]),
+            name(&site.stack[i]),
+            at(&site.stack[i])
+        ),
         None => site.stack.first().map_or(format!("{:#010x}", site.pc), |f| format!("{}{}", name(f), at(f))),
     }
 }
