@@ -67,20 +67,23 @@ pub fn build(findings: &Findings, source: &SourceMap, notes: &RunNotes, options:
     Report { findings: findings_out, events: findings.events, stream_errors: findings.stream_errors }
 }
 
-/// What makes races one finding: both kinds, the space and both top user frames.
+/// What makes races one finding: both kinds, the space and both top user frames, by their
+/// source line (instantiations of one macro or template are one line of code), else by
+/// function.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct GroupKey {
     kinds: (NodeKind, NodeKind),
     space: Space,
-    tops: [(Option<String>, Option<String>, Option<u32>); 2],
+    tops: [(Option<String>, Option<u32>, Option<String>); 2],
 }
 
 impl GroupKey {
     fn of(race: &Race, sides: &[Side; 2]) -> Self {
         let top = |s: &Side| {
-            s.site
-                .top_user_frame()
-                .map_or((None, None, None), |f| (f.source.function.clone(), f.source.file.clone(), f.source.line))
+            s.site.top_user_frame().map_or((None, None, None), |f| match &f.source.file {
+                Some(file) => (Some(file.clone()), f.source.line, None),
+                None => (None, None, f.source.function.clone()),
+            })
         };
         GroupKey { kinds: (race.a.id.kind, race.b.id.kind), space: race.space, tops: [top(&sides[0]), top(&sides[1])] }
     }
