@@ -43,10 +43,11 @@ impl MemFault {
 /// Who is accessing memory, and when.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Access {
+    /// The hart's cycle count when the access starts. (First: the three fields pack into
+    /// 16 bytes, which the ABI passes in two registers.)
+    pub now: u64,
     /// The instruction doing the access.
     pub pc: u32,
-    /// The hart's cycle count when the access starts.
-    pub now: u64,
     /// The hart's call context (see [`crate::cpu::calls`]; 0 when the bus does not ask for
     /// call contexts).
     pub ctx: u32,

@@ -85,7 +85,7 @@ pub struct Hart {
     /// The probe the caller was last stopped at: running on from it executes the instruction.
     probe_reported: Option<u32>,
     /// Call contexts, kept only for buses that ask for them ([`Bus::CALL_CONTEXTS`]).
-    calls: CallTree,
+    calls: Box<CallTree>,
 }
 
 impl Hart {
@@ -102,7 +102,7 @@ impl Hart {
             last_trap: None,
             probes: BTreeMap::new(),
             probe_reported: None,
-            calls: CallTree::default(),
+            calls: Box::default(),
         }
     }
 
@@ -324,6 +324,14 @@ impl Hart {
         Ok(next)
     }
 
+    /// Who is accessing memory: the instruction, the cycle, and (only for a bus that wants
+    /// them) the call context.
+    #[inline(always)]
+    fn access<B: Bus>(&self, pc: u32) -> Access {
+        let ctx = if B::CALL_CONTEXTS { self.calls.current() } else { 0 };
+        Access { pc, now: self.now, ctx }
+    }
+
     /// `jal` (`rs1` = None) or `jalr` at `pc`.
     #[inline(always)]
     fn jump<B: Bus>(&mut self, pc: u32, rd: u8, rs1: Option<u8>, target: u32) -> Result<u32, Event> {
@@ -353,7 +361,7 @@ impl Hart {
 
     #[inline(always)]
     fn load<B: Bus>(&mut self, bus: &mut B, pc: u32, addr: u32, width: Width) -> Result<u32, Event> {
-        let at = Access { pc, now: self.now, ctx: self.calls.current() };
+        let at = self.access::<B>(pc);
         let (value, stall) = bus.load(at, addr, width).map_err(|f| Event::access_fault(Cause::LoadAccessFault, f))?;
         self.now += stall;
         // A device may stop the run on a load (a malformed accelerator reply request).
@@ -373,7 +381,7 @@ impl Hart {
         value: u32,
         next: u32,
     ) -> Result<u32, Event> {
-        let at = Access { pc, now: self.now, ctx: self.calls.current() };
+        let at = self.access::<B>(pc);
         let stall = bus.store(at, addr, width, value).map_err(|f| Event::access_fault(Cause::StoreAccessFault, f))?;
         self.now += stall;
         self.decoded.invalidate_range(addr, width.bytes());
@@ -384,7 +392,7 @@ impl Hart {
     }
 
     fn cache_block<B: Bus>(&mut self, bus: &mut B, pc: u32, op: CacheOp, addr: u32, next: u32) -> Result<u32, Event> {
-        let at = Access { pc, now: self.now, ctx: self.calls.current() };
+        let at = self.access::<B>(pc);
         // Zicbom reports faults of cache-block operations as store/AMO faults.
         let stall = bus.cache_block(at, op, addr).map_err(|f| Event::access_fault(Cause::StoreAccessFault, f))?;
         self.now += stall;
