@@ -64,7 +64,7 @@ fn expected(source: &str) -> (usize, Vec<Expected>) {
 fn object_name(finding: &Value) -> String {
     let o = &finding["objects"][0];
     match o["kind"].as_str().unwrap_or("") {
-        "global" => without_elements(o["path"].as_str().or(o["name"].as_str()).unwrap_or("")).into(),
+        "global" => without_elements(o["path"].as_str().or(o["name"].as_str()).unwrap_or("")),
         "stack" => {
             let function = o["function"].as_str().unwrap_or("");
             match o["path"].as_str() {
@@ -76,9 +76,19 @@ fn object_name(finding: &Value) -> String {
     }
 }
 
-/// `rx[1..3]` → `rx`.
-fn without_elements(path: &str) -> &str {
-    path.strip_suffix(']').and_then(|p| p.rsplit_once('[')).map_or(path, |(base, _)| base)
+/// `rx[1..3]` → `rx`, `m[0][0..4]` → `m`, `cfg.rows[2].x` → `cfg.rows.x`.
+fn without_elements(path: &str) -> String {
+    let mut depth = 0;
+    path.chars()
+        .filter(|&c| {
+            match c {
+                '[' => depth += 1,
+                ']' => depth -= 1,
+                _ => return depth == 0,
+            }
+            false
+        })
+        .collect()
 }
 
 fn top_line(side: &Value, file: &str) -> Option<u64> {
