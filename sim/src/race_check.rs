@@ -55,6 +55,11 @@ pub struct RaceCheck {
     landmarks: BTreeMap<Pos, Landmark>,
     accesses: AccessLog,
     last_request: Pos,
+    /// A request is pending (none synced yet since it): only then is a read's `alloc`
+    /// recorded by the detector for a later engine node, so only then are reads logged.
+    pending: bool,
+    /// The cached access being observed: a race found at it names its bytes directly.
+    current: (Pos, Range),
     cache_sides: BTreeMap<RaceKey, CacheSide>,
     stream_errors: u64,
     first_stream_error: Option<StreamError>,
@@ -71,6 +76,8 @@ impl RaceCheck {
             landmarks: BTreeMap::new(),
             accesses: AccessLog::new(config.geometry.line_size),
             last_request: 0,
+            pending: false,
+            current: (0, Range::default()),
             cache_sides: BTreeMap::new(),
             stream_errors: 0,
             first_stream_error: None,
@@ -95,9 +102,13 @@ impl RaceCheck {
             Event::CacheMaintenance { op, scope, origin } => Landmark::Maintenance { op, scope, origin },
             Event::Request { request, origin } => {
                 self.last_request = self.detector.position();
+                self.pending = true;
                 Landmark::Request { request, origin }
             }
-            Event::Sync { origin } => Landmark::Sync { origin },
+            Event::Sync { origin } => {
+                self.pending = false;
+                Landmark::Sync { origin }
+            }
             _ => return,
         };
         self.landmarks.insert(self.detector.position(), landmark);
@@ -148,7 +159,12 @@ impl RaceCheck {
                     }
                     _ => None,
                 };
-                e.insert(CacheSide { own: self.accesses.bytes_at(line, cache.id.pos), last_store });
+                // The node's own access: the one being observed, or a logged one.
+                let own = match self.current {
+                    (pos, range) if pos == cache.id.pos => Some(range),
+                    _ => self.accesses.bytes_at(line, cache.id.pos),
+                };
+                e.insert(CacheSide { own, last_store });
             }
         }
     }
@@ -169,9 +185,14 @@ impl EventSink for RaceCheck {
         // Cached accesses (nearly every event) are no landmarks.
         if let Event::Cached { access, range, origin } = event {
             let pos = self.detector.position() + 1;
+            self.current = (pos, range);
             match access {
                 Access::Write => self.accesses.store(range, pos, origin, self.last_request),
-                Access::Read => self.accesses.read(range, pos),
+                // A read's fill races with an engine node that comes later only if a request
+                // is pending now (the detector's own rule); a race found at the read itself
+                // takes its bytes from `current`.
+                Access::Read if self.pending => self.accesses.read(range, pos),
+                Access::Read => {}
             }
             self.observe(&event);
         } else {
