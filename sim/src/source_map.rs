@@ -5,22 +5,30 @@
 use crate::data_names::DataNames;
 use crate::symbols::{Described, Symbol, Symbols};
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 pub struct SourceMap {
     symbols: Symbols,
     /// DWARF line information, when the ELF has it.
     lines: Option<addr2line::Loader>,
-    /// DWARF variables, when the ELF has them.
-    data: DataNames,
+    /// The ELF, for its DWARF variables.
+    elf: Option<PathBuf>,
+    /// DWARF variables: read when a report first names data (a run without one pays nothing).
+    data: OnceLock<DataNames>,
 }
 
 impl SourceMap {
     pub fn new(symbols: Symbols, elf: Option<&Path>) -> Self {
         let lines = elf.and_then(|path| addr2line::Loader::new(path).ok());
-        let data =
-            elf.and_then(|path| std::fs::read(path).ok()).map_or_else(DataNames::default, |b| DataNames::load(&b));
-        SourceMap { symbols, lines, data }
+        SourceMap { symbols, lines, elf: elf.map(Path::to_path_buf), data: OnceLock::new() }
+    }
+
+    fn data(&self) -> &DataNames {
+        self.data.get_or_init(|| {
+            let bytes = self.elf.as_ref().and_then(|path| std::fs::read(path).ok());
+            bytes.map_or_else(DataNames::default, |b| DataNames::load(&b))
+        })
     }
 
     pub fn symbols(&self) -> &Symbols {
@@ -83,7 +91,7 @@ impl SourceMap {
     /// symbol with a size that covers it (a size-0 label such as `__global_pointer$` inside
     /// an array names nothing).
     pub fn global(&self, addr: u32) -> Option<(&str, u32, u32)> {
-        match self.data.variable(addr) {
+        match self.data().variable(addr) {
             Some(v) => Some((v.name.as_str(), v.addr, v.size)),
             None => self.symbols.covering(addr).map(|s: &Symbol| (s.name.as_str(), s.addr, s.size)),
         }
@@ -92,19 +100,19 @@ impl SourceMap {
     /// The local variable of the function running `pc` holding `[frame + offset, +len)`
     /// (`frame`: the function's frame address), with its access path, from DWARF.
     pub fn data_local(&self, pc: u32, offset: i64, len: u32) -> Option<String> {
-        self.data.local(pc, offset, len)
+        self.data().local(pc, offset, len)
     }
 
     /// The function `pc` belongs to (not an inlined callee), from DWARF, else the symbol
     /// table.
     pub fn function_name(&self, pc: u32) -> Option<&str> {
-        self.data.function_name(pc).or_else(|| self.symbols.containing(pc).map(|s| s.name.as_str()))
+        self.data().function_name(pc).or_else(|| self.symbols.containing(pc).map(|s| s.name.as_str()))
     }
 
     /// The access path of `[addr, addr + len)` within its DWARF variable: `desc.len`,
     /// `frame_buf[12..16]`, or the variable's name when the bytes span several fields.
     pub fn data_path(&self, addr: u32, len: u32) -> Option<String> {
-        self.data.path(addr, len)
+        self.data().path(addr, len)
     }
 }
 

@@ -19,8 +19,8 @@
 /// The root context: code not reached through any tracked call.
 pub const ROOT: u32 = 0;
 
-/// How deep the shadow stack goes; deeper calls share their parent's context (a runaway
-/// recursion must not grow the tree without bound).
+/// How deep contexts go; deeper calls share their parent's context (a runaway recursion
+/// must not grow the tree without bound).
 const MAX_DEPTH: usize = 4096;
 
 /// The nodes created per [`CallTree`] at most; calls past it stay in their parent's context.
@@ -94,10 +94,13 @@ impl CallTree {
     }
 
     fn call(&mut self, pc: u32, sp: u32) {
+        let parent = self.current;
         if self.stack.len() >= MAX_DEPTH {
+            // Still a frame, so that its return pops it and not an outer one; the firmware's
+            // own stack bounds how deep this goes.
+            self.stack.push(Frame { ctx: parent, sp });
             return;
         }
-        let parent = self.current;
         let next = self.nodes.len() as u32;
         let ctx = match self.children.get(&(parent, pc)) {
             Some(&ctx) => {
@@ -231,6 +234,20 @@ mod tests {
         t.jump(0x300, ZERO, Some(RA), 0xfe0);
         t.jump(0x200, RA, None, 0xfd0); // and with another sp
         assert_eq!(t.frames(g)[0], (0x200, SP_VARIES));
+    }
+
+    #[test]
+    fn calls_past_the_depth_limit_share_a_context_and_still_return() {
+        let mut t = CallTree::default();
+        let depth = MAX_DEPTH as u32 + 10;
+        for i in 0..depth {
+            t.jump(0x100, RA, None, 0x10_0000 - 16 * i);
+        }
+        assert_eq!(t.call_sites(t.current()).len(), MAX_DEPTH);
+        for i in (0..depth).rev() {
+            t.jump(0x200, ZERO, Some(RA), 0x10_0000 - 16 * i);
+        }
+        assert_eq!(t.current(), ROOT);
     }
 
     #[test]

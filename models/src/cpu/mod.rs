@@ -85,7 +85,7 @@ pub struct Hart {
     /// The probe the caller was last stopped at: running on from it executes the instruction.
     probe_reported: Option<u32>,
     /// Call contexts, kept only for buses that ask for them ([`Bus::CALL_CONTEXTS`]).
-    calls: Box<CallTree>,
+    calls: CallTree,
 }
 
 impl Hart {
@@ -102,7 +102,7 @@ impl Hart {
             last_trap: None,
             probes: BTreeMap::new(),
             probe_reported: None,
-            calls: Box::default(),
+            calls: CallTree::default(),
         }
     }
 

@@ -94,9 +94,9 @@ fn facts(o: &Ordering) -> Value {
             "missing": "invalidate", "line": hex(*line), "load": site(load),
             "last_invalidation_before_load": opt(since), "sync_before_load": opt(done), "request": opt(request),
         }),
-        Ordering::NoInterlock { first, second, reason } => json!({
+        Ordering::NoInterlock { first, second } => json!({
             "missing": "sync", "first_request": landmark(first), "second_request": landmark(second),
-            "interlock": match reason { InterlockGap::BothWrite => "write-after-write", InterlockGap::NotCovered => "not-covered" },
+            "interlock": "write-after-write is never interlocked",
         }),
         Ordering::ProgramOrder { x, y } => json!({"missing": "none-possible", "x": site(x), "y": site(y)}),
     }

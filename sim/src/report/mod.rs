@@ -157,17 +157,10 @@ impl Builder<'_> {
         let (xk, yk) = (x.kind, y.kind);
         let line = x.node.id.line.or(y.node.id.line).unwrap_or(0);
         if xk.is_engine() && yk.is_engine() {
-            let (first, second) = if x.node.pred < y.node.pred { (x, y) } else { (y, x) };
-            let reason = if first.kind == NodeKind::Vector || second.kind == NodeKind::Vector {
-                InterlockGap::BothWrite
-            } else {
-                InterlockGap::NotCovered
-            };
             if x.node.pred < y.node.pred {
                 return Ordering::NoInterlock {
-                    first: self.landmark_or_site(first.node.pred, &first.site),
-                    second: self.landmark_or_site(second.node.pred, &second.site),
-                    reason,
+                    first: self.landmark_or_site(x.node.pred, &x.site),
+                    second: self.landmark_or_site(y.node.pred, &y.site),
                 };
             }
             return Ordering::ProgramOrder { x: x.site.clone(), y: y.site.clone() };

@@ -221,21 +221,15 @@ pub enum Ordering {
     /// last flush/invalidate before the load (`since`, or the start of the run); X ends at
     /// `done` (or, an engine node without a sync before the load, `request`), not before.
     FillMayPrecede { line: u32, load: Site, since: Option<Landmark>, done: Option<Landmark>, request: Option<Landmark> },
-    /// Two engine nodes: no interlock applies (`reason`), and no sync lies between the
-    /// requests (`first` before `second`).
-    NoInterlock { first: Landmark, second: Landmark, reason: InterlockGap },
+    /// Two engine nodes (a DMA and a vector instruction: one queue's nodes are ordered), and
+    /// no sync lies between their requests (`first` before `second`). The interlocks cover
+    /// read-after-write and write-after-read through the scratchpad in either order
+    /// (`detector/src/interlock.rs`), so the two both write the racing bytes:
+    /// write-after-write is never interlocked.
+    NoInterlock { first: Landmark, second: Landmark },
     /// X's start comes after Y's in program order and nothing can move it: only the other
     /// direction can be ordered.
     ProgramOrder { x: Site, y: Site },
-}
-
-/// Why the accelerator's interlocks do not order a DMA and a vector instruction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InterlockGap {
-    /// Both write the bytes: write-after-write is never interlocked.
-    BothWrite,
-    /// Any other case the interlock rule leaves out.
-    NotCovered,
 }
 
 /// What to change, in the words of the fix.

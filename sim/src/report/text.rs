@@ -229,13 +229,9 @@ pub fn ordering(o: &Ordering) -> String {
                 short(load)
             )
         }
-        Ordering::NoInterlock { first, second, reason } => {
-            let why = match reason {
-                InterlockGap::BothWrite => "both write these scratchpad bytes, and write-after-write is never interlocked",
-                InterlockGap::NotCovered => "no interlock covers this pair",
-            };
+        Ordering::NoInterlock { first, second } => {
             format!(
-                "no interlock orders the engine's work of the request in {} and of the later one in {}: {why}; and no vbx_sync() lies between the requests",
+                "no interlock orders the engine's work of the request in {} and of the later one in {}: both write these scratchpad bytes, and write-after-write is never interlocked; and no vbx_sync() lies between the requests",
                 short(&first.site),
                 short(&second.site)
             )
