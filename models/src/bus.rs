@@ -43,26 +43,10 @@ impl MemFault {
 /// Who is accessing memory, and when.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Access {
-    /// The hart's cycle count when the access starts. (First: the three fields pack into
-    /// 16 bytes, which the ABI passes in two registers.)
-    pub now: u64,
     /// The instruction doing the access.
     pub pc: u32,
-    /// The hart's call context (see [`crate::cpu::calls`]; 0 when the bus does not ask for
-    /// call contexts).
-    pub ctx: u32,
-}
-
-impl Access {
-    /// Where the events of this access come from.
-    pub fn origin(&self) -> mxpsim_detector::event::Origin {
-        self.origin_at(self.now)
-    }
-
-    /// The same, for an event completing at cycle `cycle` (a sync that waited).
-    pub fn origin_at(&self, cycle: u64) -> mxpsim_detector::event::Origin {
-        mxpsim_detector::event::Origin { pc: self.pc, cycle, ctx: self.ctx }
-    }
+    /// The hart's cycle count when the access starts.
+    pub now: u64,
 }
 
 /// What the hart sees of memory.
@@ -71,9 +55,16 @@ impl Access {
 /// sign-extends where the instruction asks for it. Misaligned accesses are allowed and
 /// behave like the sequence of byte accesses they cover.
 pub trait Bus {
-    /// True when the memory system reports events and so wants every access to carry the
-    /// hart's call context; otherwise the hart keeps no call contexts (it costs nothing).
+    /// True when the memory system reports events and so wants to know the hart's call
+    /// context ([`Bus::set_context`]); otherwise the hart keeps no call contexts (it costs
+    /// nothing). The context changes only at calls and returns, so it is told then, not
+    /// carried by every access (a third field in [`Access`] cost the interpreter loop 5 %
+    /// of its instructions even when it was always 0).
     const CALL_CONTEXTS: bool = false;
+
+    /// The hart entered call context `ctx` (see [`crate::cpu::calls`]): the events of the
+    /// accesses that follow come from it.
+    fn set_context(&mut self, _ctx: u32) {}
 
     /// Fetches the 32-bit instruction word at `addr` (4-byte aligned; the hart checks).
     /// Instruction fetch is ideal: no stall.

@@ -23,7 +23,7 @@ use crate::invalid::InvalidField;
 use crate::mxp::config::{MxpConfig, PORT_SIZE};
 use crate::mxp::engine::{Mxp, MxpError};
 use crate::write_buffer::WriteBuffer;
-use mxpsim_detector::event::{self, Event, Pos, Range, Scope, Space};
+use mxpsim_detector::event::{self, Event, Origin, Pos, Range, Scope, Space};
 use serde::{Deserialize, Serialize};
 
 /// The system-control registers (offsets from the region's base; 32-bit accesses).
@@ -151,6 +151,8 @@ pub struct MemorySystem<S: EventSink> {
     clock_hz: u32,
     /// CPU nodes emitted so far: the position of the last one on the CPU timeline.
     cpu_pos: Pos,
+    /// The hart's call context ([`Bus::set_context`]), for the events' origins.
+    ctx: u32,
     sink: S,
 }
 
@@ -173,6 +175,7 @@ impl<S: EventSink> MemorySystem<S> {
             mxp_error: None,
             clock_hz,
             cpu_pos: 0,
+            ctx: 0,
             sink,
         }
     }
@@ -237,6 +240,11 @@ impl<S: EventSink> MemorySystem<S> {
         }
     }
 
+    /// Where an event of the instruction at `pc` comes from, at `cycle`.
+    fn origin(&self, pc: u32, cycle: u64) -> Origin {
+        Origin { pc, cycle, ctx: self.ctx }
+    }
+
     fn emit(&mut self, event: Event) {
         if S::ENABLED {
             if event.is_cpu_node() {
@@ -252,7 +260,7 @@ impl<S: EventSink> MemorySystem<S> {
         if !S::ENABLED {
             return;
         }
-        let origin = at.origin();
+        let origin = self.origin(at.pc, at.now);
         if within_line(addr, len, self.line) {
             // Every aligned access: one event, no splitting.
             self.cpu_pos += 1;
@@ -307,7 +315,7 @@ impl<S: EventSink> MemorySystem<S> {
             }
         };
         if let Some(request) = Mxp::request_of(&cmd) {
-            self.emit(Event::Request { request, origin: at.origin() });
+            self.emit(Event::Request { request, origin: self.origin(at.pc, at.now) });
         }
         let (request, dram, axi) = (self.cpu_pos, &self.dram, &mut self.axi);
         let stall = match self.mxp.submit(cmd, request, at.pc, at.now, dram, axi) {
@@ -339,7 +347,7 @@ impl<S: EventSink> MemorySystem<S> {
         self.mxp.count_stall(stall);
         let (cmd, value) = self.mxp.take_reply().expect("a reply is pending");
         if cmd == crate::mxp::command::Command::Sync {
-            self.emit(Event::Sync { origin: at.origin_at(ready) });
+            self.emit(Event::Sync { origin: self.origin(at.pc, ready) });
         }
         (value, stall)
     }
@@ -467,7 +475,7 @@ impl<S: EventSink> MemorySystem<S> {
             (sysctl::CACHE_CTRL, sysctl::CACHE_INVAL_ALL) => CacheOp::Inval,
             _ => return 0,
         };
-        self.emit(Event::CacheMaintenance { op, scope: Scope::All, origin: at.origin() });
+        self.emit(Event::CacheMaintenance { op, scope: Scope::All, origin: self.origin(at.pc, at.now) });
         match self.cache.as_mut() {
             Some(cache) => {
                 let traffic = cache.maintain_all(&mut self.dram, op);
@@ -508,6 +516,10 @@ fn bytes_of(value: u32, width: Width) -> ([u8; 4], usize) {
 impl<S: EventSink> Bus for MemorySystem<S> {
     const CALL_CONTEXTS: bool = S::ENABLED;
 
+    fn set_context(&mut self, ctx: u32) {
+        self.ctx = ctx;
+    }
+
     #[inline(always)]
     fn fetch(&mut self, addr: u32) -> Result<u32, MemFault> {
         // Code is fetched from DRAM (a perfect instruction cache that sees the coherent view).
@@ -536,7 +548,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                 self.cached_read(addr, bytes, at.now)
             }
             Target::Uncached(phys) => {
-                let origin = at.origin();
+                let origin = self.origin(at.pc, at.now);
                 let range = Range::new(phys, len);
                 self.emit(Event::CpuAccess { space: Space::Dram, access: event::Access::Read, range, origin });
                 self.dram.read_bytes(phys, bytes).expect("target checked");
@@ -549,7 +561,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
             }
             Target::MxpPort => return Ok(self.port_read(at, width)),
             Target::Scratchpad(off) => {
-                let origin = at.origin();
+                let origin = self.origin(at.pc, at.now);
                 let range = Range::new(off, len);
                 self.emit(Event::CpuAccess { space: Space::Scratchpad, access: event::Access::Read, range, origin });
                 bytes.copy_from_slice(&self.mxp.scratchpad()[off as usize..(off + len) as usize]);
@@ -582,7 +594,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                 stall
             }
             Target::Uncached(phys) => {
-                let origin = at.origin();
+                let origin = self.origin(at.pc, at.now);
                 let range = Range::new(phys, len as u32);
                 self.emit(Event::CpuAccess { space: Space::Dram, access: event::Access::Write, range, origin });
                 self.dram.write_bytes(phys, data).expect("target checked");
@@ -591,7 +603,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
             Target::Sysctl(offset) => self.sysctl_write(at, offset, value),
             Target::MxpPort => self.port_write(at, width, value),
             Target::Scratchpad(off) => {
-                let origin = at.origin();
+                let origin = self.origin(at.pc, at.now);
                 let range = Range::new(off, len as u32);
                 self.emit(Event::CpuAccess { space: Space::Scratchpad, access: event::Access::Write, range, origin });
                 self.mxp.scratchpad_mut()[off as usize..off as usize + len].copy_from_slice(data);
@@ -606,7 +618,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
         match self.target(addr, 1).ok_or(MemFault::Unmapped { addr })? {
             Target::Dram => {
                 let line = addr & !(self.line - 1);
-                self.emit(Event::CacheMaintenance { op, scope: Scope::Line(line), origin: at.origin() });
+                self.emit(Event::CacheMaintenance { op, scope: Scope::Line(line), origin: self.origin(at.pc, at.now) });
                 let Some(cache) = self.cache.as_mut() else { return Ok(0) };
                 let traffic = cache.maintain(&mut self.dram, op, addr);
                 Ok(self.time_cache_traffic(traffic, at.now))

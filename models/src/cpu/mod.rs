@@ -230,8 +230,8 @@ impl Hart {
         let value = match i.op {
             Op::Lui => imm,
             Op::Auipc => pc.wrapping_add(imm),
-            Op::Jal => return self.jump::<B>(pc, i.rd, None, pc.wrapping_add(imm)),
-            Op::Jalr => return self.jump::<B>(pc, i.rd, Some(i.rs1), rs1.wrapping_add(imm) & !1),
+            Op::Jal => return self.jump(bus, pc, i.rd, None, pc.wrapping_add(imm)),
+            Op::Jalr => return self.jump(bus, pc, i.rd, Some(i.rs1), rs1.wrapping_add(imm) & !1),
             Op::Beq => return self.branch(rs1 == rs2, pc, imm),
             Op::Bne => return self.branch(rs1 != rs2, pc, imm),
             Op::Blt => return self.branch((rs1 as i32) < (rs2 as i32), pc, imm),
@@ -324,22 +324,18 @@ impl Hart {
         Ok(next)
     }
 
-    /// Who is accessing memory: the instruction, the cycle, and (only for a bus that wants
-    /// them) the call context.
-    #[inline(always)]
-    fn access<B: Bus>(&self, pc: u32) -> Access {
-        let ctx = if B::CALL_CONTEXTS { self.calls.current() } else { 0 };
-        Access { pc, now: self.now, ctx }
-    }
-
     /// `jal` (`rs1` = None) or `jalr` at `pc`.
     #[inline(always)]
-    fn jump<B: Bus>(&mut self, pc: u32, rd: u8, rs1: Option<u8>, target: u32) -> Result<u32, Event> {
+    fn jump<B: Bus>(&mut self, bus: &mut B, pc: u32, rd: u8, rs1: Option<u8>, target: u32) -> Result<u32, Event> {
         if target & 3 != 0 {
             return Err(Event::Trap(Trap::new(Cause::InsnMisaligned, target)));
         }
         if B::CALL_CONTEXTS {
+            let before = self.calls.current();
             self.calls.jump(pc, rd, rs1, self.x[2]);
+            if self.calls.current() != before {
+                bus.set_context(self.calls.current());
+            }
         }
         self.set_reg(rd, pc.wrapping_add(4));
         Ok(target)
@@ -361,7 +357,7 @@ impl Hart {
 
     #[inline(always)]
     fn load<B: Bus>(&mut self, bus: &mut B, pc: u32, addr: u32, width: Width) -> Result<u32, Event> {
-        let at = self.access::<B>(pc);
+        let at = Access { pc, now: self.now };
         let (value, stall) = bus.load(at, addr, width).map_err(|f| Event::access_fault(Cause::LoadAccessFault, f))?;
         self.now += stall;
         // A device may stop the run on a load (a malformed accelerator reply request).
@@ -381,7 +377,7 @@ impl Hart {
         value: u32,
         next: u32,
     ) -> Result<u32, Event> {
-        let at = self.access::<B>(pc);
+        let at = Access { pc, now: self.now };
         let stall = bus.store(at, addr, width, value).map_err(|f| Event::access_fault(Cause::StoreAccessFault, f))?;
         self.now += stall;
         self.decoded.invalidate_range(addr, width.bytes());
@@ -392,7 +388,7 @@ impl Hart {
     }
 
     fn cache_block<B: Bus>(&mut self, bus: &mut B, pc: u32, op: CacheOp, addr: u32, next: u32) -> Result<u32, Event> {
-        let at = self.access::<B>(pc);
+        let at = Access { pc, now: self.now };
         // Zicbom reports faults of cache-block operations as store/AMO faults.
         let stall = bus.cache_block(at, op, addr).map_err(|f| Event::access_fault(Cause::StoreAccessFault, f))?;
         self.now += stall;

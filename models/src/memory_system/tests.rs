@@ -32,7 +32,7 @@ fn system(cache: CacheConfig) -> MemorySystem<Vec<Event>> {
 }
 
 fn at(now: u64) -> Access {
-    Access { pc: 0x8000_0100, now, ctx: 0 }
+    Access { pc: 0x8000_0100, now }
 }
 
 #[test]

@@ -35,7 +35,7 @@ impl Rig {
 
     fn at(&mut self) -> Access {
         self.now += 1;
-        Access { pc: 0x8000_0400, now: self.now, ctx: 0 }
+        Access { pc: 0x8000_0400, now: self.now }
     }
 
     /// Stores command words to the port; returns the total stall.
