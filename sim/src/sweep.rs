@@ -173,8 +173,7 @@ pub fn table(rows: &[Row]) -> String {
         "program", "cache", "status", "cycles", "miss rate", "writebacks", "races"
     );
     for r in rows {
-        let _ = writeln!(
-            out,
+        let row = format!(
             "{:<program_width$}  {:<cache_width$}  {:>6}  {:>12}  {:>8.3}%  {:>10}  {:>5}  {}",
             r.program,
             r.cache,
@@ -185,6 +184,9 @@ pub fn table(rows: &[Row]) -> String {
             r.races,
             r.signature
         );
+        // No trailing blanks when a row has no races.
+        out.push_str(row.trim_end());
+        out.push('\n');
     }
     out
 }
