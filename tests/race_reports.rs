@@ -3,7 +3,9 @@
 //! (see `firmware/race-tests/README.md` for the syntax). This test runs each program under
 //! `--race-check` and checks every stated key field of the JSON report: the number of
 //! findings, and per finding the class, the top user frame of each side (the source line
-//! tagged `/* @TAG */`), the object the racing bytes belong to, and the fix.
+//! tagged `/* @TAG */`), the object the racing bytes belong to, the fix, and for a race
+//! with a vector instruction, its opcode and the operands holding racing bytes (a finding
+//! without `vector=` must have no vector side).
 //!
 
 mod common;
@@ -18,6 +20,8 @@ struct Expected {
     b: String,
     object: Option<String>,
     fix: Option<String>,
+    /// The vector side's opcode and racing operands: `VADD:D`, `VMUL:A+B`.
+    vector: Option<String>,
 }
 
 /// `key: value` lines of the header comment.
@@ -40,7 +44,7 @@ fn expected(source: &str) -> (usize, Vec<Expected>) {
         .map(|spec| {
             let mut words = spec.split_whitespace();
             let class = words.next().expect("a class").to_string();
-            let mut e = Expected { class, a: String::new(), b: String::new(), object: None, fix: None };
+            let mut e = Expected { class, a: String::new(), b: String::new(), object: None, fix: None, vector: None };
             for w in words {
                 let (k, v) = w.split_once('=').expect("key=value");
                 match k {
@@ -48,6 +52,7 @@ fn expected(source: &str) -> (usize, Vec<Expected>) {
                     "b" => e.b = v.trim_start_matches('@').into(),
                     "object" => e.object = Some(v.into()),
                     "fix" => e.fix = Some(v.into()),
+                    "vector" => e.vector = Some(v.into()),
                     _ => panic!("unknown key {k}"),
                 }
             }
@@ -89,6 +94,13 @@ fn without_elements(path: &str) -> String {
             false
         })
         .collect()
+}
+
+/// `VADD:D`: the opcode and racing operands of a finding's vector side, if it has one.
+fn vector_use(finding: &Value) -> Option<String> {
+    let v = [&finding["a"]["vector"], &finding["b"]["vector"]].into_iter().find(|v| !v.is_null())?;
+    let operands: Vec<&str> = v["operands"].as_array()?.iter().filter_map(Value::as_str).collect();
+    Some(format!("{}:{}", v["opcode"].as_str()?, operands.join("+")))
 }
 
 fn top_line(side: &Value, file: &str) -> Option<u64> {
@@ -139,6 +151,9 @@ fn check(path: &Path) -> Vec<String> {
             if object_name(f) != *object {
                 problems.push(format!("{name}: object {}, expected {object}", object_name(f)));
             }
+        }
+        if vector_use(f) != e.vector {
+            problems.push(format!("{name}: vector side {:?}, expected {:?}", vector_use(f), e.vector));
         }
         if let Some(fix) = &e.fix {
             if f["fix"]["kind"] != fix.as_str() {

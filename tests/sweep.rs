@@ -10,7 +10,8 @@ fn sweep_tabulates_the_grid_deterministically() {
     let csv = temp("sweep.csv");
     let args = ["sweep", "--line", "16,64", "--wb", "line,byte", &app, &small, "--csv", &csv];
     let first = mxpsim(&args);
-    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    // A cell raced: the sweep exits as a run with races would.
+    assert_eq!(first.status.code(), Some(66), "{}", stderr(&first));
     let table = String::from_utf8(first.stdout.clone()).unwrap();
     let rows: Vec<&str> = table.lines().skip(1).collect();
     assert_eq!(rows.len(), 8, "2 programs x 2 line sizes x 2 granularities:\n{table}");
@@ -54,7 +55,7 @@ fn sweep_reports_unloadable_programs_like_run() {
 fn the_grid_can_come_from_a_toml_file() {
     let grid = temp("grid.toml");
     std::fs::write(&grid, "line = [16, 64]\nwb = [\"line\"]\n").unwrap();
-    let o = mxpsim(&["sweep", "--grid", &grid, &elf("apps", "vbw_vec_add_2021")]);
+    let o = mxpsim(&["sweep", "--exit-zero", "--grid", &grid, &elf("apps", "vbw_vec_add_2021")]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let table = String::from_utf8(o.stdout).unwrap();
     let specs: Vec<&str> = table.lines().skip(1).map(|r| r.split_whitespace().nth(1).unwrap()).collect();
@@ -63,4 +64,18 @@ fn the_grid_can_come_from_a_toml_file() {
     let o = mxpsim(&["sweep", "--grid", &grid, &elf("apps", "vbw_vec_add_2021")]);
     assert_eq!(o.status.code(), Some(110));
     assert!(stderr(&o).contains("unknown key 'colour'"), "{}", stderr(&o));
+}
+
+#[test]
+fn sweep_exit_status_follows_the_run_precedence() {
+    // Clean cells: 0. A cell that hits the instruction limit: 120, over a cell that races.
+    let clean = mxpsim(&["sweep", "--line", "16", &elf("mxp-tests", "vec_add")]);
+    assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
+    let app = elf("apps", "vbw_vec_add_2021");
+    let limited = mxpsim(&["sweep", "--line", "64", "--max-insns", "1000", &app, &elf("mxp-tests", "vec_add")]);
+    assert_eq!(limited.status.code(), Some(120), "{}", stderr(&limited));
+    let table = String::from_utf8(limited.stdout).unwrap();
+    assert!(table.contains("instruction limit"), "{table}");
+    let zero = mxpsim(&["sweep", "--exit-zero", "--line", "64", "--max-insns", "1000", &app]);
+    assert_eq!(zero.status.code(), Some(0), "{}", stderr(&zero));
 }

@@ -62,7 +62,7 @@ fn sdk_port_verdicts_are_pinned() {
         .collect();
     elfs.sort();
     let csv = temp("verdicts.csv");
-    let mut args = vec!["sweep", "--line", "16,32,64", "--wb", "line,byte", "--csv", &csv];
+    let mut args = vec!["sweep", "--exit-zero", "--line", "16,32,64", "--wb", "line,byte", "--csv", &csv];
     args.extend(elfs.iter().map(String::as_str));
     let o = mxpsim(&args);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -148,9 +148,11 @@ pub enum Event {
     /// `dma_r` / `dma_w`: one transfer (1D: one range each side; 2D: one range per row, the
     /// i-th host row moving to/from the i-th scratchpad row).
     Dma { request: Pos, dir: DmaDir, host: Vec<Range>, scratchpad: Vec<Range>, cycle: u64 },
-    /// `vec`: one vector instruction's scratchpad reads (A and B operands) and writes (D),
-    /// one range per row for 2D/3D.
-    Vector { request: Pos, reads: Vec<Range>, writes: Vec<Range>, cycle: u64 },
+    /// `vec`: one vector instruction's scratchpad reads (operand A's rows, then B's) and
+    /// writes (D), one range per row for 2D/3D. `insn` (the instruction's word 0: opcode
+    /// and mode) and `a_reads` (how many of `reads` are A's) only name the instruction and
+    /// its operands in reports: the detector does not read them.
+    Vector { request: Pos, insn: u32, a_reads: u32, reads: Vec<Range>, writes: Vec<Range>, cycle: u64 },
 }
 
 impl Event {

@@ -501,9 +501,14 @@ fn events_placed(prog: &[Op], placement: Placement) -> Vec<Event> {
                     scratchpad: vec![sp_range(p, n)],
                     cycle: 0,
                 },
-                Op::Vector(src, dst, n) => {
-                    Event::Vector { request, reads: vec![sp_range(src, n)], writes: vec![sp_range(dst, n)], cycle: 0 }
-                }
+                Op::Vector(src, dst, n) => Event::Vector {
+                    request,
+                    insn: 0,
+                    a_reads: 1,
+                    reads: vec![sp_range(src, n)],
+                    writes: vec![sp_range(dst, n)],
+                    cycle: 0,
+                },
                 _ => unreachable!(),
             });
         }

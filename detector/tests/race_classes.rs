@@ -67,7 +67,7 @@ impl Program {
     }
 
     fn vector(&mut self, request: Pos, reads: Vec<Range>, writes: Vec<Range>) {
-        self.events.push(Event::Vector { request, reads, writes, cycle: 0 });
+        self.events.push(Event::Vector { request, insn: 0, a_reads: 0, reads, writes, cycle: 0 });
     }
 }
 
@@ -292,7 +292,7 @@ fn repeats_are_counted_once_per_site_pair_in_order() {
 #[test]
 fn malformed_streams_are_errors_not_panics() {
     let mut detector = Detector::new(line_config()).expect("valid config");
-    let stray = Event::Vector { request: 7, reads: vec![], writes: vec![], cycle: 0 };
+    let stray = Event::Vector { request: 7, insn: 0, a_reads: 0, reads: vec![], writes: vec![], cycle: 0 };
     assert_eq!(detector.observe(&stray), Err(StreamError::UnknownRequest { request: 7 }));
 
     let mut p = Program::default();
@@ -319,7 +319,7 @@ fn malformed_streams_are_errors_not_panics() {
     );
     // The vector op reads what the first DMA writes: it must wait for it.
     let reads_dma_destination =
-        Event::Vector { request: vector, reads: vec![Range::new(0, 4)], writes: vec![], cycle: 0 };
+        Event::Vector { request: vector, insn: 0, a_reads: 1, reads: vec![Range::new(0, 4)], writes: vec![], cycle: 0 };
     detector.observe(&reads_dma_destination).expect("legal so far");
     assert_eq!(
         detector.observe(&dma(first, DmaDir::ToScratchpad)),

@@ -12,7 +12,7 @@
  * qemu: skip (needs the MXP)
  * expect-exit: 0
  * expect-findings: 1
- * expect-finding: dma_r/vec a=@load b=@tail object=scratchpad fix=sync
+ * expect-finding: dma_r/vec a=@load b=@tail object=scratchpad fix=sync vector=VMOV:D
  */
 #include "vbx.h"
 #include "vbx_port.h"

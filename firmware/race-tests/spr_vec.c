@@ -7,7 +7,7 @@
  * qemu: skip (needs the MXP)
  * expect-exit: 0
  * expect-findings: 1
- * expect-finding: spr/vec a=@peek_d b=@op object=scratchpad fix=sync
+ * expect-finding: spr/vec a=@peek_d b=@op object=scratchpad fix=sync vector=VADD:D
  */
 #include "vbx.h"
 #include "vbx_port.h"

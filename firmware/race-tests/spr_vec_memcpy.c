@@ -9,7 +9,7 @@
  * qemu: skip (needs the MXP)
  * expect-exit: 0
  * expect-findings: 1
- * expect-finding: spr/vec a=@copy b=@op object=scratchpad fix=sync
+ * expect-finding: spr/vec a=@copy b=@op object=scratchpad fix=sync vector=VADD:D
  */
 #include <string.h>
 

@@ -7,8 +7,8 @@
  * qemu: skip (needs the MXP)
  * expect-exit: 0
  * expect-findings: 2
- * expect-finding: spw/vec a=@poke_a b=@op object=scratchpad fix=sync
- * expect-finding: spw/vec a=@poke_d b=@op object=scratchpad fix=sync
+ * expect-finding: spw/vec a=@poke_a b=@op object=scratchpad fix=sync vector=VADD:A
+ * expect-finding: spw/vec a=@poke_d b=@op object=scratchpad fix=sync vector=VADD:D
  */
 #include "vbx.h"
 #include "vbx_port.h"

@@ -8,7 +8,7 @@
  * qemu: skip (needs the MXP)
  * expect-exit: 0
  * expect-findings: 1
- * expect-finding: dma_r/vec a=@load b=@init object=scratchpad fix=sync
+ * expect-finding: dma_r/vec a=@load b=@init object=scratchpad fix=sync vector=VADD:D
  */
 #include "vbx.h"
 #include "vbx_port.h"

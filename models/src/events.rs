@@ -2,12 +2,16 @@
 //! [`mxpsim_detector::event`]). Components are generic over the sink; with the unit sink
 //! `()` nothing is built or stored, so an unobserved run pays nothing.
 
-use mxpsim_detector::event::Event;
+use mxpsim_detector::event::{Event, Pos};
 
 pub trait EventSink {
     /// False for sinks that drop everything: producers skip building the events.
     const ENABLED: bool = true;
     fn emit(&mut self, event: Event);
+    /// The CPU nodes received so far: the position of the latest on the CPU timeline (what
+    /// an engine node names its request by). The sink numbers them, so that a consumer that
+    /// counts them anyway (the detector) is the only counter.
+    fn position(&self) -> Pos;
     /// True once the sink wants the run to stop (a race checker told to halt on the first
     /// race). Checked after every CPU load and store.
     fn wants_halt(&self) -> bool {
@@ -18,6 +22,9 @@ pub trait EventSink {
 impl EventSink for () {
     const ENABLED: bool = false;
     fn emit(&mut self, _: Event) {}
+    fn position(&self) -> Pos {
+        0
+    }
 }
 
 /// Two sinks fed the same stream (e.g. the race checker and a trace recorder).
@@ -33,6 +40,13 @@ impl<A: EventSink, B: EventSink> EventSink for (A, B) {
             self.1.emit(event);
         }
     }
+    fn position(&self) -> Pos {
+        if A::ENABLED {
+            self.0.position()
+        } else {
+            self.1.position()
+        }
+    }
     fn wants_halt(&self) -> bool {
         self.0.wants_halt() || self.1.wants_halt()
     }
@@ -42,5 +56,8 @@ impl<A: EventSink, B: EventSink> EventSink for (A, B) {
 impl EventSink for Vec<Event> {
     fn emit(&mut self, event: Event) {
         self.push(event);
+    }
+    fn position(&self) -> Pos {
+        self.iter().filter(|e| e.is_cpu_node()).count() as Pos
     }
 }

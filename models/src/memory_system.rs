@@ -23,7 +23,7 @@ use crate::invalid::InvalidField;
 use crate::mxp::config::{MxpConfig, PORT_SIZE};
 use crate::mxp::engine::{Mxp, MxpError};
 use crate::write_buffer::WriteBuffer;
-use mxpsim_detector::event::{self, Event, Origin, Pos, Range, Scope, Space};
+use mxpsim_detector::event::{self, Event, Origin, Range, Scope, Space};
 use serde::{Deserialize, Serialize};
 
 /// The system-control registers (offsets from the region's base; 32-bit accesses).
@@ -149,8 +149,6 @@ pub struct MemorySystem<S: EventSink> {
     /// The accelerator's error, which stops the run.
     mxp_error: Option<MxpError>,
     clock_hz: u32,
-    /// CPU nodes emitted so far: the position of the last one on the CPU timeline.
-    cpu_pos: Pos,
     /// The hart's call context ([`Bus::set_context`]), for the events' origins.
     ctx: u32,
     sink: S,
@@ -174,7 +172,6 @@ impl<S: EventSink> MemorySystem<S> {
             mxp_due: u64::MAX,
             mxp_error: None,
             clock_hz,
-            cpu_pos: 0,
             ctx: 0,
             sink,
         }
@@ -247,9 +244,6 @@ impl<S: EventSink> MemorySystem<S> {
 
     fn emit(&mut self, event: Event) {
         if S::ENABLED {
-            if event.is_cpu_node() {
-                self.cpu_pos += 1;
-            }
             self.sink.emit(event);
         }
     }
@@ -263,12 +257,10 @@ impl<S: EventSink> MemorySystem<S> {
         let origin = self.origin(at.pc, at.now);
         if within_line(addr, len, self.line) {
             // Every aligned access: one event, no splitting.
-            self.cpu_pos += 1;
             self.sink.emit(Event::Cached { access, range: Range::new(addr, len), origin });
             return;
         }
         for (start, part) in line_parts(addr, len, self.line) {
-            self.cpu_pos += 1;
             self.sink.emit(Event::Cached { access, range: Range::new(start, part), origin });
         }
     }
@@ -317,7 +309,8 @@ impl<S: EventSink> MemorySystem<S> {
         if let Some(request) = Mxp::request_of(&cmd) {
             self.emit(Event::Request { request, origin: self.origin(at.pc, at.now) });
         }
-        let (request, dram, axi) = (self.cpu_pos, &self.dram, &mut self.axi);
+        // The request node, if any, is the sink's latest CPU node.
+        let (request, dram, axi) = (self.sink.position(), &self.dram, &mut self.axi);
         let stall = match self.mxp.submit(cmd, request, at.pc, at.now, dram, axi) {
             Ok(stall) => stall,
             Err(e) => {

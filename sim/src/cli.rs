@@ -3,14 +3,15 @@
 use crate::config::{parse_size, MachineConfig};
 use crate::elf;
 use crate::event_trace::{Frame, TraceError, TraceReader, TraceWriter};
-use crate::exit_code::Failure;
+use crate::exit_code::{self, Failure, RunEnd, RACES_FOUND};
 use crate::machine::{Machine, Outcome, RunNotes};
 use crate::race_check::{Findings, RaceCheck};
 use crate::report;
+use crate::report::suppress::{self, Suppression};
 use crate::semihost::Semihost;
 use crate::source_map::SourceMap;
 use crate::trace::Tracer;
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use mxpsim_detector::event::CacheGeometry;
 use mxpsim_detector::Config as DetectorConfig;
 use mxpsim_models::cpu::calls::CallTree;
@@ -33,13 +34,7 @@ use std::process::ExitCode;
                   The firmware's console (RISC-V semihosting, as picolibc's --oslib=semihost \
                   uses it) is mxpsim's standard output and error, and mxpsim exits with the \
                   firmware's exit status.\n\n\
-                  Example:\n  mxpsim run firmware/bin/tests/hello.elf",
-    after_help = "Exit status: the firmware's own, or one of mxpsim's: 2 bad command line; \
-                  101 unreadable file; 102 not an ELF file; 103 64-bit ELF; 104 big-endian ELF; \
-                  105 not RV32IM/ilp32 or not an executable; 106 nothing to load; 107 image \
-                  outside memory; 110 invalid configuration; 120 instruction limit reached; \
-                  121 trap with no working handler; 122 output file error; 123 bad accelerator \
-                  command; 124 unreadable event trace; 66 races found (--race-check, detect)."
+                  Example:\n  mxpsim run firmware/bin/tests/hello.elf"
 )]
 struct Cli {
     /// More log output on standard error (-v info, -vv debug, -vvv trace). RUST_LOG, when
@@ -105,10 +100,11 @@ impl MachineArgs {
     }
 }
 
+/// `config` prints the effective machine as a TOML file (usable with --config).
 #[derive(Args)]
 struct ConfigArgs {
-    /// Print the effective machine as a TOML file (usable with --config).
-    #[arg(long, required = true)]
+    /// Print the configuration (what `config` does anyway; kept for older scripts).
+    #[arg(long)]
     dump: bool,
 
     #[command(flatten)]
@@ -170,22 +166,64 @@ struct ReportArgs {
     #[arg(long)]
     race_uncached: bool,
 
-    /// Report format.
-    #[arg(long, value_name = "FORMAT", default_value = "human")]
-    report_format: ReportFormat,
+    /// Report format: human (the default), json (versioned: schemas/race-report.schema.json)
+    /// or sarif (SARIF 2.1.0). json and sarif need --report-file when the report would share
+    /// a stream with the firmware's console (`run`).
+    #[arg(long, value_name = "FORMAT")]
+    report_format: Option<ReportFormat>,
 
-    /// Write the race report to FILE instead of standard error.
+    /// Write the race report to FILE instead of standard error (created before the run).
     #[arg(long, value_name = "FILE")]
     report_file: Option<PathBuf>,
 
-    /// Frames per stack in race reports at most.
-    #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..))]
-    stack_depth: u16,
+    /// Frames per stack in race reports at most [default: 16].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    stack_depth: Option<u16>,
 
     /// Which source files are the firmware's own code (repeatable; e.g. 'src/**', 'app/*.c'):
     /// replaces the default rule (everything but the C library, crt0 and the SDK).
     #[arg(long, value_name = "GLOB", value_parser = parse_glob)]
     user_code: Vec<globset::Glob>,
+
+    /// Findings not to report (ThreadSanitizer's syntax: race:, race_top:, plus class: and
+    /// object:; see README). With -v the report lists what each suppression matched.
+    #[arg(long, value_name = "FILE")]
+    suppressions: Option<PathBuf>,
+
+    /// Exit status when races were found that no suppression matched [default: 66].
+    #[arg(long, value_name = "N")]
+    race_exitcode: Option<u8>,
+}
+
+impl ReportArgs {
+    /// The options given, by name (`run` rejects them without --race-check).
+    fn given(&self) -> Vec<&'static str> {
+        [
+            (self.race_uncached, "--race-uncached"),
+            (self.report_format.is_some(), "--report-format"),
+            (self.report_file.is_some(), "--report-file"),
+            (self.stack_depth.is_some(), "--stack-depth"),
+            (!self.user_code.is_empty(), "--user-code"),
+            (self.race_exitcode.is_some(), "--race-exitcode"),
+            (self.suppressions.is_some(), "--suppressions"),
+        ]
+        .into_iter()
+        .filter_map(|(given, name)| given.then_some(name))
+        .collect()
+    }
+
+    /// The suppressions file, read and parsed (before the run: a bad file fails at once).
+    fn suppressions(&self) -> Result<Vec<Suppression>, Fatal> {
+        let Some(path) = &self.suppressions else { return Ok(Vec::new()) };
+        let bad =
+            |message: String| Fatal(Failure::InvalidConfig, format!("suppressions {}: {message}", path.display()));
+        let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+        suppress::parse(&text).map_err(|e| bad(e.to_string()))
+    }
+
+    fn race_exitcode(&self) -> u8 {
+        self.race_exitcode.unwrap_or(RACES_FOUND)
+    }
 }
 
 fn parse_glob(text: &str) -> Result<globset::Glob, String> {
@@ -196,6 +234,13 @@ fn parse_glob(text: &str) -> Result<globset::Glob, String> {
 enum ReportFormat {
     Human,
     Json,
+    Sarif,
+}
+
+impl ReportFormat {
+    fn name(self) -> String {
+        clap::ValueEnum::to_possible_value(&self).expect("no variant is skipped").get_name().to_string()
+    }
 }
 
 #[derive(Args)]
@@ -240,6 +285,11 @@ struct SweepArgs {
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
 
+    /// Exit 0 even when a cell raced or failed (by default the sweep's status follows the
+    /// run's precedence rules over its cells: a failure, else 66 if any cell raced).
+    #[arg(long)]
+    exit_zero: bool,
+
     /// The base machine (the grid varies its cache).
     #[command(flatten)]
     machine: MachineArgs,
@@ -261,18 +311,14 @@ struct DetectArgs {
 
 /// Parses the command line, runs it, and returns the process's exit status.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse_from(expand_short_form(std::env::args_os()));
+    let matches =
+        Cli::command().after_help(exit_status_help()).get_matches_from(expand_short_form(std::env::args_os()));
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     init_logging(cli.verbose);
     let status = match cli.command {
         Command::Run(args) => run(args),
-        Command::Sweep(args) => match sweep(&args) {
-            Ok(status) => status,
-            Err(Fatal(failure, message)) => fail(failure, message),
-        },
-        Command::Detect(args) => match detect(&args) {
-            Ok(status) => status,
-            Err(Fatal(failure, message)) => fail(failure, message),
-        },
+        Command::Sweep(args) => sweep(&args).unwrap_or_else(|Fatal(failure, message)| fail(failure, message)),
+        Command::Detect(args) => detect(&args).unwrap_or_else(|Fatal(failure, message)| fail(failure, message)),
         Command::Config(args) => match args.machine.machine() {
             Ok(config) => {
                 print!("{}", config.to_toml());
@@ -284,11 +330,30 @@ pub fn main() -> ExitCode {
     ExitCode::from(status)
 }
 
-/// `mxpsim --race-check FW.elf …` is short for `mxpsim run --race-check FW.elf …`.
+/// The `--help` epilogue: every exit status (the one table of them).
+fn exit_status_help() -> String {
+    let rows: Vec<String> =
+        exit_code::table().iter().map(|(status, meaning)| format!("  {status:>9}  {meaning}")).collect();
+    format!("Exit status (precedence: a failure of mxpsim, then races, then the firmware's own):\n{}", rows.join("\n"))
+}
+
+/// `mxpsim FW.elf …` and `mxpsim --race-check FW.elf …` are short for `mxpsim run …`: when
+/// the first argument after the global `-v` flags is neither a subcommand nor help/version,
+/// `run` is inserted before it.
 fn expand_short_form(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
     let mut args: Vec<_> = args.collect();
-    if args.get(1).is_some_and(|a| a == "--race-check") {
-        args.insert(1, "run".into());
+    let verbose = |a: &std::ffi::OsString| {
+        a == "--verbose"
+            || a.to_str().is_some_and(|a| a.len() > 1 && a.starts_with('-') && a[1..].chars().all(|c| c == 'v'))
+    };
+    let first = 1 + args.iter().skip(1).take_while(|a| verbose(a)).count();
+    let keeps = |a: &std::ffi::OsString| {
+        let a = a.to_str().unwrap_or("");
+        Cli::command().get_subcommands().any(|c| c.get_name() == a)
+            || ["help", "-h", "--help", "-V", "--version"].contains(&a)
+    };
+    if args.get(first).is_some_and(|a| !keeps(a)) {
+        args.insert(first, "run".into());
     }
     args
 }
@@ -315,12 +380,34 @@ fn fail(failure: Failure, message: impl std::fmt::Display) -> u8 {
 /// One of mxpsim's own failures: its exit status and its message.
 struct Fatal(Failure, String);
 
-fn io_error(path: &Path) -> impl Fn(io::Error) -> Fatal + '_ {
-    move |e| Fatal(Failure::HostIo, format!("{}: {e}", path.display()))
+/// An output file, created before the work that fills it (a path that cannot be written
+/// fails at once, not after a long run whose results would then be lost).
+struct OutFile {
+    /// What it holds, for messages: "the race report".
+    what: &'static str,
+    path: PathBuf,
+    out: BufWriter<File>,
 }
 
-fn create(path: &Path) -> Result<BufWriter<File>, Fatal> {
-    File::create(path).map(BufWriter::new).map_err(io_error(path))
+impl OutFile {
+    fn create(what: &'static str, path: &Path) -> Result<OutFile, Fatal> {
+        let out = File::create(path).map(BufWriter::new).map_err(io_error(what, path))?;
+        Ok(OutFile { what, path: path.to_path_buf(), out })
+    }
+
+    fn create_opt(what: &'static str, path: Option<&Path>) -> Result<Option<OutFile>, Fatal> {
+        path.map(|p| OutFile::create(what, p)).transpose()
+    }
+
+    /// Writes the whole content and closes the file.
+    fn write(mut self, text: &str) -> Result<(), Fatal> {
+        use std::io::Write;
+        self.out.write_all(text.as_bytes()).and_then(|()| self.out.flush()).map_err(io_error(self.what, &self.path))
+    }
+}
+
+fn io_error<'a>(what: &'a str, path: &'a Path) -> impl Fn(io::Error) -> Fatal + 'a {
+    move |e| Fatal(Failure::HostIo, format!("cannot write {what} to {}: {e}", path.display()))
 }
 
 fn run(args: RunArgs) -> u8 {
@@ -330,11 +417,36 @@ fn run(args: RunArgs) -> u8 {
     }
 }
 
+/// Options that mean nothing in this combination are errors, not silence.
+fn check_run_options(args: &RunArgs) -> Result<(), Fatal> {
+    let usage = |message: String| Err(Fatal(Failure::Usage, message));
+    if !args.race_check {
+        if let Some(option) = args.report.given().first() {
+            return usage(format!("{option} needs --race-check"));
+        }
+    }
+    match args.report.report_format {
+        Some(format @ (ReportFormat::Json | ReportFormat::Sarif)) if args.report.report_file.is_none() => {
+            usage(format!(
+                "--report-format {} needs --report-file FILE (standard output and error carry the firmware's console)",
+                format.name()
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
 fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
+    check_run_options(args)?;
     let config = args.machine.machine().map_err(|e| Fatal(Failure::InvalidConfig, e))?;
     let path = args.firmware.display().to_string();
     let image = elf::load(&args.firmware).map_err(|e| Fatal(e.failure(), format!("{path}: {e}")))?;
     let source = SourceMap::new(image.symbols.clone(), Some(&args.firmware));
+    // Every output file is created before the run: a path that cannot be written fails now,
+    // not after a long run whose results would then be lost.
+    let report_out = ReportOut::open(&args.report)?;
+    let suppressions = args.report.suppressions()?;
+    let stats_out = OutFile::create_opt("the statistics", args.stats_json.as_deref())?;
     let cmdline = std::iter::once(path).chain(args.args.iter().cloned()).collect::<Vec<_>>().join(" ");
     let host = Semihost::new(Box::new(BufWriter::new(io::stdout())), Box::new(io::stderr()), cmdline, config.clock_hz);
     let race = match args.race_check {
@@ -342,24 +454,64 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
         false => None,
     };
     let recorder = match &args.record_trace {
-        Some(path) => Some(TraceWriter::new(create(path)?, config.geometry()).map_err(io_error(path))?),
+        Some(path) => {
+            let what = "the event trace";
+            Some(TraceWriter::new(OutFile::create(what, path)?.out, config.geometry()).map_err(io_error(what, path))?)
+        }
         None => None,
     };
+    let outputs = Outputs { stats: stats_out };
     // One monomorphised machine per combination of sinks: an unused sink costs nothing.
-    let (status, race, recorder, notes) = match (race, recorder) {
-        (None, None) => simulate(args, &config, image, host, ()).map(|(s, (), h)| (s, None, None, h))?,
-        (Some(r), None) => simulate(args, &config, image, host, r).map(|(s, r, h)| (s, Some(r), None, h))?,
-        (None, Some(t)) => simulate(args, &config, image, host, t).map(|(s, t, h)| (s, None, Some(t), h))?,
-        (Some(r), Some(t)) => {
-            simulate(args, &config, image, host, (r, t)).map(|(s, (r, t), h)| (s, Some(r), Some(t), h))?
+    let (end, race, recorder, notes, mut late) = match (race, recorder) {
+        (None, None) => simulate(args, &config, image, host, (), outputs).map(|(e, (), n, l)| (e, None, None, n, l))?,
+        (Some(r), None) => {
+            simulate(args, &config, image, host, r, outputs).map(|(e, r, n, l)| (e, Some(r), None, n, l))?
         }
+        (None, Some(t)) => {
+            simulate(args, &config, image, host, t, outputs).map(|(e, t, n, l)| (e, None, Some(t), n, l))?
+        }
+        (Some(r), Some(t)) => simulate(args, &config, image, host, (r, t), outputs)
+            .map(|(e, (r, t), n, l)| (e, Some(r), Some(t), n, l))?,
     };
     if let (Some(recorder), Some(path)) = (recorder, &args.record_trace) {
-        recorder.finish(&notes).map_err(io_error(path))?;
+        late = late.or(recorder.finish(&notes, &end).map_err(io_error("the event trace", path)).err());
     }
-    match race {
-        Some(race) => report_races(&args.report, &race.finish(), &source, &notes, status),
-        None => Ok(status),
+    // The race report is delivered whatever else failed.
+    let races = match race {
+        Some(race) => {
+            let found = (&race.finish(), &source, &notes, &end);
+            report_races(&args.report, report_out, &suppressions, found)?
+        }
+        None => 0,
+    };
+    if let Some(failure) = late {
+        return Err(failure);
+    }
+    Ok(exit_code::exit_status(end.status(), races, args.report.race_exitcode()))
+}
+
+/// Where the race report goes: standard error, or the `--report-file` created up front.
+enum ReportOut {
+    Stderr,
+    File(OutFile),
+}
+
+impl ReportOut {
+    fn open(args: &ReportArgs) -> Result<ReportOut, Fatal> {
+        Ok(match OutFile::create_opt("the race report", args.report_file.as_deref())? {
+            Some(file) => ReportOut::File(file),
+            None => ReportOut::Stderr,
+        })
+    }
+
+    fn write(self, text: &str) -> Result<(), Fatal> {
+        match self {
+            ReportOut::Stderr => {
+                eprint!("{text}");
+                Ok(())
+            }
+            ReportOut::File(file) => file.write(text),
+        }
     }
 }
 
@@ -368,15 +520,17 @@ fn race_checker(report: &ReportArgs, geometry: CacheGeometry, halt_on_race: bool
     RaceCheck::new(config, halt_on_race).map_err(|e| Fatal(Failure::InvalidConfig, e.to_string()))
 }
 
-/// Prints the race report; returns 66 when there were races, else `status`.
+/// Builds and prints the race report of what a check `found` (its findings, the firmware's
+/// sources and notes, how the run ended); returns the number of findings no suppression
+/// matched.
 fn report_races(
     args: &ReportArgs,
-    findings: &Findings,
-    source: &SourceMap,
-    notes: &RunNotes,
-    status: u8,
-) -> Result<u8, Fatal> {
-    let colour = args.report_file.is_none() && io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    out: ReportOut,
+    suppressions: &[Suppression],
+    (findings, source, notes, end): (&Findings, &SourceMap, &RunNotes, &RunEnd),
+) -> Result<usize, Fatal> {
+    let colour =
+        matches!(out, ReportOut::Stderr) && io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let user_code = (!args.user_code.is_empty()).then(|| {
         let mut set = globset::GlobSetBuilder::new();
         args.user_code.iter().for_each(|g| {
@@ -384,21 +538,18 @@ fn report_races(
         });
         set.build().expect("globs parsed one by one build a set")
     });
-    let options = report::Options { stack_depth: args.stack_depth as usize, user_code };
-    let built = report::build(findings, source, notes, &options);
-    let text = match args.report_format {
-        ReportFormat::Human => report::text::render(&built, colour),
+    let options = report::Options { stack_depth: args.stack_depth.map_or(16, usize::from), user_code };
+    let mut built = report::build(findings, source, notes, &options, end.clone());
+    suppress::apply(&mut built, suppressions);
+    let verbose = tracing::enabled!(tracing::Level::INFO);
+    let text = match args.report_format.unwrap_or(ReportFormat::Human) {
+        ReportFormat::Human => report::text::render(&built, colour, verbose),
         ReportFormat::Json => report::json::render(&built),
+        ReportFormat::Sarif => report::json::render(&built),
     };
-    match &args.report_file {
-        Some(path) => std::fs::write(path, text).map_err(io_error(path))?,
-        None => eprint!("{text}"),
-    }
-    Ok(if findings.report.is_empty() { status } else { RACES_FOUND })
+    out.write(&text)?;
+    Ok(built.findings.len())
 }
-
-/// Exit status of a run that found races (as ThreadSanitizer's).
-const RACES_FOUND: u8 = 66;
 
 fn sweep(args: &SweepArgs) -> Result<u8, Fatal> {
     let base = args.machine.machine().map_err(|e| Fatal(Failure::InvalidConfig, e))?;
@@ -417,18 +568,19 @@ fn sweep(args: &SweepArgs) -> Result<u8, Fatal> {
             .map_err(|e| Fatal(Failure::InvalidConfig, format!("{}: {e}", path.display())))?;
     }
     let variants = crate::sweep::grid(&base, &axes).map_err(|e| Fatal(Failure::InvalidConfig, e))?;
+    let csv = OutFile::create_opt("the CSV table", args.csv.as_deref())?;
+    let json = OutFile::create_opt("the JSON table", args.json.as_deref())?;
     let progress = io::stderr().is_terminal();
     let rows = crate::sweep::sweep(&args.programs, &variants, args.max_insns, progress)
         .map_err(|(path, e)| Fatal(e.failure(), format!("{}: {e}", path.display())))?;
     print!("{}", crate::sweep::table(&rows));
-    if let Some(path) = &args.csv {
-        std::fs::write(path, crate::sweep::csv(&rows)).map_err(io_error(path))?;
+    if let Some(file) = csv {
+        file.write(&crate::sweep::csv(&rows))?;
     }
-    if let Some(path) = &args.json {
-        let json = serde_json::to_string_pretty(&rows).expect("plain data") + "\n";
-        std::fs::write(path, json).map_err(io_error(path))?;
+    if let Some(file) = json {
+        file.write(&crate::sweep::json(&rows))?;
     }
-    Ok(0)
+    Ok(if args.exit_zero { 0 } else { crate::sweep::exit_status(&rows, RACES_FOUND) })
 }
 
 fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
@@ -441,8 +593,11 @@ fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
         None => Default::default(),
     };
     let source = SourceMap::new(symbols, args.elf.as_deref());
+    let out = ReportOut::open(&args.report)?;
+    let suppressions = args.report.suppressions()?;
     let mut race = race_checker(&args.report, reader.header.geometry, false)?;
     let mut notes = RunNotes::default();
+    let mut end = None;
     for frame in reader {
         match frame.map_err(bad_trace)? {
             Frame::Event(event) => race.emit(event),
@@ -450,32 +605,47 @@ fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
             Frame::Calls(nodes) => {
                 notes.calls = CallTree::from_nodes(nodes).ok_or_else(|| bad_trace(TraceError::Corrupt { frame: 0 }))?
             }
+            Frame::End(recorded) => {
+                end = Some(serde_json::from_str(&recorded).map_err(|_| bad_trace(TraceError::Corrupt { frame: 0 }))?)
+            }
         }
     }
-    report_races(&args.report, &race.finish(), &source, &notes, 0)
+    let end = end.ok_or_else(|| bad_trace(TraceError::Truncated))?;
+    let races = report_races(&args.report, out, &suppressions, (&race.finish(), &source, &notes, &end))?;
+    // The recorded run's failure is not this command's: only races decide.
+    Ok(exit_code::exit_status(Ok(0), races, args.report.race_exitcode()))
 }
 
-/// Builds the machine with its event sink, runs it, reports; returns the exit status, the
-/// sink and (when the sink is in use) the firmware's heap events.
+/// Output files of a run that are written once it has ended.
+struct Outputs {
+    stats: Option<OutFile>,
+}
+
+/// Builds the machine with its event sink and runs it; prints why the run ended when that
+/// is not the firmware's own exit. Returns how it ended, the sink, the run's notes, and the
+/// first error writing a late output (the caller still delivers the race report).
 fn simulate<S: EventSink>(
     args: &RunArgs,
     config: &MachineConfig,
     image: elf::Image,
     host: Semihost,
     sink: S,
-) -> Result<(u8, S, RunNotes), Fatal> {
+    outputs: Outputs,
+) -> Result<(RunEnd, S, RunNotes, Option<Fatal>), Fatal> {
     let path = args.firmware.display();
     let mut machine =
         Machine::new(config, image, host, sink).map_err(|e| Fatal(Failure::OutsideMemory, format!("{path}: {e}")))?;
     if S::ENABLED {
         machine.watch_heap();
     }
+    let mut late = None;
     let outcome = match &args.trace {
         None => machine.run(&mut (), args.max_insns),
         Some(trace) => {
-            let mut tracer = Tracer::new(create(trace)?);
+            let what = "the instruction trace";
+            let mut tracer = Tracer::new(OutFile::create(what, trace)?.out);
             let outcome = machine.run(&mut tracer, args.max_insns);
-            tracer.finish().map_err(io_error(trace))?;
+            late = tracer.finish().map_err(io_error(what, trace)).err();
             outcome
         }
     };
@@ -483,40 +653,28 @@ fn simulate<S: EventSink>(
     if args.stats {
         eprintln!("{stats}");
     }
-    if let Some(json_path) = &args.stats_json {
-        let json = serde_json::to_string_pretty(&stats).expect("statistics are plain data");
-        std::fs::write(json_path, json + "\n").map_err(io_error(json_path))?;
+    if let Some(file) = outputs.stats {
+        let json = serde_json::to_string_pretty(&stats).expect("statistics are plain data") + "\n";
+        late = late.or(file.write(&json).err());
     }
-    let status = report(&machine, outcome);
+    explain(&machine, &outcome);
     let notes = machine.notes();
-    Ok((status, machine.into_sink(), notes))
+    Ok((outcome.end(), machine.into_sink(), notes, late))
 }
 
-/// Turns the outcome into an exit status, explaining anything that is not a plain exit.
-fn report<S: EventSink>(machine: &Machine<S>, outcome: Outcome) -> u8 {
+/// Explains on standard error an outcome that is not the firmware's own exit.
+fn explain<S: EventSink>(machine: &Machine<S>, outcome: &Outcome) {
     let at = |pc| machine.symbols.describe(pc);
-    match outcome {
-        // The process status keeps the low 8 bits, as a POSIX exit() would.
-        Outcome::Exited(status) => status as u8,
-        Outcome::ToHost(1) => 0,
-        Outcome::ToHost(value) => {
-            eprintln!("mxpsim: tohost = {value:#x}: test {} failed", value >> 1);
-            tohost_failure_status(value)
-        }
-        Outcome::InsnLimit { limit, pc } => fail(
-            Failure::InsnLimit,
-            format_args!(
-                "instruction limit reached: {limit} instructions executed, the firmware has not exited (pc {})",
-                at(pc)
-            ),
-        ),
-        Outcome::HaltedOnRace { pc } => {
-            eprintln!("mxpsim: stopped at the first race (--halt-on-race), pc {}", at(pc));
-            0
-        }
-        Outcome::Accelerator(e) => {
-            fail(Failure::Accelerator, format_args!("accelerator: {e} (command issued at {})", at(e.pc)))
-        }
+    let error = |message: std::fmt::Arguments| eprintln!("mxpsim: error: {message}");
+    match *outcome {
+        Outcome::Exited(_) | Outcome::ToHost(1) => {}
+        Outcome::ToHost(value) => eprintln!("mxpsim: tohost = {value:#x}: test {} failed", value >> 1),
+        Outcome::InsnLimit { limit, pc } => error(format_args!(
+            "instruction limit reached: {limit} instructions executed, the firmware has not exited (pc {})",
+            at(pc)
+        )),
+        Outcome::HaltedOnRace { pc } => eprintln!("mxpsim: stopped at the first race (--halt-on-race), pc {}", at(pc)),
+        Outcome::Accelerator(ref e) => error(format_args!("accelerator: {e} (command issued at {})", at(e.pc))),
         Outcome::TrapLoop { first, first_pc, second, second_pc, mtvec } => {
             // An illegal instruction may be a well-formed one used where it is not allowed
             // (a CSR from U-mode, say): then its text helps.
@@ -525,26 +683,12 @@ fn report<S: EventSink>(machine: &Machine<S>, outcome: Outcome) -> u8 {
                 Cause::IllegalInsn if !text.starts_with("unknown") => format!(" `{text}`"),
                 _ => String::new(),
             };
-            fail(
-                Failure::TrapLoop,
-                format_args!(
-                    "unhandled trap: {first}{what} at {}; the trap handler at mtvec {mtvec:#010x} cannot run: {second} at {}",
-                    at(first_pc),
-                    at(second_pc)
-                ),
-            )
+            error(format_args!(
+                "unhandled trap: {first}{what} at {}; the trap handler at mtvec {mtvec:#010x} cannot run: {second} at {}",
+                at(first_pc),
+                at(second_pc)
+            ))
         }
-    }
-}
-
-/// The exit status for a failing `tohost` value: the test number, kept from wrapping around
-/// to 0 ("pass") in the 8 bits of a process status.
-fn tohost_failure_status(value: u32) -> u8 {
-    let test = value >> 1;
-    if test & 0xff == 0 {
-        1
-    } else {
-        test as u8
     }
 }
 
@@ -556,12 +700,5 @@ mod tests {
     #[test]
     fn command_line_definition_is_consistent() {
         Cli::command().debug_assert();
-    }
-
-    #[test]
-    fn failing_tohost_never_reports_success() {
-        assert_eq!(tohost_failure_status((3 << 1) | 1), 3);
-        assert_eq!(tohost_failure_status((256 << 1) | 1), 1);
-        assert_eq!(tohost_failure_status(0), 1);
     }
 }

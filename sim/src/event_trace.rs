@@ -1,7 +1,7 @@
 //! Event traces: `--record-trace FILE` writes the memory-interface event stream exactly as
 //! the race detector receives it, so the detector can run later on the file.
 //!
-//! # Format (version 3)
+//! # Format (version 4)
 //!
 //! * 8 bytes: the magic `MXPTRACE`;
 //! * one frame: the [`Header`] (format version, cache geometry);
@@ -9,22 +9,24 @@
 //! * then one [`Frame`] per heap event ([`HeapEvent`]: the firmware's allocator calls, for
 //!   naming bytes in reports; they carry their cycle, so they come last);
 //! * then one [`Frame::Calls`]: the call-context tree the events' `ctx` fields name, as
-//!   (parent, call site, sp at the call) per context id.
+//!   (parent, call site, sp at the call) per context id;
+//! * last, one [`Frame::End`]: how the run ended (a trace without it is incomplete).
 //!
 //! A frame is the value encoded with [postcard](https://docs.rs/postcard) (varint integers,
 //! enum variants as varint indices, fields in declaration order), COBS-encoded and terminated
 //! by a zero byte. A cached access takes about 22 bytes.
 
+use crate::exit_code::RunEnd;
 use crate::heap::HeapEvent;
 use crate::machine::RunNotes;
-use mxpsim_detector::event::{CacheGeometry, Event};
+use mxpsim_detector::event::{CacheGeometry, Event, Pos};
 use mxpsim_models::events::EventSink;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::io::{self, BufRead, Write};
 
 const MAGIC: &[u8; 8] = b"MXPTRACE";
-const VERSION: u16 = 3;
+const VERSION: u16 = 4;
 
 /// What follows the header.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -32,6 +34,9 @@ pub enum Frame {
     Event(Event),
     Heap(HeapEvent),
     Calls(Vec<(u32, u32, u32)>),
+    /// The JSON report's `outcome` object, as text (the type's JSON form is tagged, which
+    /// postcard cannot read back).
+    End(String),
 }
 
 /// [`Frame`] borrowed, for writing without a copy (same encoding).
@@ -40,6 +45,7 @@ enum FrameRef<'a> {
     Event(&'a Event),
     Heap(&'a HeapEvent),
     Calls(Vec<(u32, u32, u32)>),
+    End(String),
 }
 
 /// What the reader needs before the events.
@@ -54,6 +60,8 @@ pub struct TraceWriter<W: Write> {
     out: W,
     /// The first write error, reported when the trace is finished.
     error: Option<io::Error>,
+    /// CPU nodes written (the sink's [`EventSink::position`] when no detector runs beside it).
+    cpu_nodes: Pos,
 }
 
 impl<W: Write> TraceWriter<W> {
@@ -61,16 +69,17 @@ impl<W: Write> TraceWriter<W> {
         out.write_all(MAGIC)?;
         let header = postcard::to_stdvec_cobs(&Header { version: VERSION, geometry }).expect("plain data");
         out.write_all(&header)?;
-        Ok(TraceWriter { out, error: None })
+        Ok(TraceWriter { out, error: None, cpu_nodes: 0 })
     }
 
-    /// Appends the run's heap events and call contexts and flushes the trace; returns the
-    /// first error seen while writing it.
-    pub fn finish(mut self, notes: &RunNotes) -> io::Result<()> {
+    /// Appends the run's heap events, call contexts and end, and flushes the trace; returns
+    /// the first error seen while writing it.
+    pub fn finish(mut self, notes: &RunNotes, end: &RunEnd) -> io::Result<()> {
         for event in &notes.heap {
             self.write(&FrameRef::Heap(event));
         }
         self.write(&FrameRef::Calls(notes.calls.nodes().collect()));
+        self.write(&FrameRef::End(serde_json::to_string(end).expect("plain data")));
         match self.error.take() {
             Some(e) => Err(e),
             None => self.out.flush(),
@@ -92,7 +101,11 @@ impl<W: Write> TraceWriter<W> {
 
 impl<W: Write> EventSink for TraceWriter<W> {
     fn emit(&mut self, event: Event) {
+        self.cpu_nodes += u64::from(event.is_cpu_node());
         self.write(&FrameRef::Event(&event));
+    }
+    fn position(&self) -> Pos {
+        self.cpu_nodes
     }
 }
 
@@ -106,6 +119,8 @@ pub enum TraceError {
     Corrupt {
         frame: u64,
     },
+    /// The trace ends before its end record: the recording was cut off.
+    Truncated,
 }
 
 impl fmt::Display for TraceError {
@@ -117,6 +132,7 @@ impl fmt::Display for TraceError {
                 write!(f, "trace format version {v}; this mxpsim reads version {VERSION}")
             }
             TraceError::Corrupt { frame } => write!(f, "corrupt trace: frame {frame} does not decode"),
+            TraceError::Truncated => write!(f, "incomplete trace: it ends before the record of how the run ended"),
         }
     }
 }
@@ -208,12 +224,14 @@ mod tests {
         for e in events() {
             w.emit(e);
         }
-        w.finish(&RunNotes { heap: vec![heap.clone()], calls: Default::default() }).unwrap();
+        let end = RunEnd::Exited { status: 3 };
+        w.finish(&RunNotes { heap: vec![heap.clone()], calls: Default::default() }, &end).unwrap();
         let r = TraceReader::new(out.as_slice()).unwrap();
         assert_eq!(r.header, Header { version: VERSION, geometry: geometry() });
         let mut expected: Vec<Frame> = events().into_iter().map(Frame::Event).collect();
         expected.push(Frame::Heap(heap));
         expected.push(Frame::Calls(vec![(0, 0, u32::MAX)]));
+        expected.push(Frame::End(r#"{"kind":"exited","status":3}"#.into()));
         assert_eq!(r.collect::<Result<Vec<_>, _>>().unwrap(), expected);
         // Compact: a cached access with a large PC, address and cycle is 22 bytes.
         let mut one = TraceWriter::new(Vec::new(), geometry()).unwrap();

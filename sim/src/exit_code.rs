@@ -1,8 +1,22 @@
-//! mxpsim's exit statuses. A run that ends normally exits with the firmware's own status
-//! (semihosting `exit`, or the riscv-tests `tohost` convention); mxpsim's own failures use
-//! the codes below, 2 and 101–124, and 66 when a race check found races, one per kind of failure, so scripts can tell them apart.
-//! (Firmware that exits with one of these numbers itself is told apart by mxpsim's message
-//! on standard error, which firmware exits never produce.)
+//! How a run ends and what mxpsim exits with: the one place for every exit status, how a
+//! run's end is named (reports, sweeps), and which status wins when several apply.
+//!
+//! # Precedence
+//!
+//! 1. mxpsim could not start (bad command line, unreadable or unusable firmware, invalid
+//!    configuration, an output file that cannot be created): that failure's status;
+//! 2. the run did not finish (instruction limit, trap loop, accelerator error) or an output
+//!    could not be written: that failure's status, even when races were found — the race
+//!    report is still delivered and says how the run ended;
+//! 3. races were found and not all suppressed: `--race-exitcode` (66 unless set);
+//! 4. otherwise the firmware's own status (its semihosting `exit`, or the riscv-tests
+//!    `tohost` verdict).
+//!
+//! A firmware that itself exits with one of mxpsim's numbers is told apart by how the run
+//! ended: mxpsim prints `mxpsim: error:` for each of its failures, and the race report's
+//! SUMMARY line and JSON `outcome` name the firmware's status.
+
+use serde::{Deserialize, Serialize};
 
 /// Every way mxpsim itself can fail, with its exit status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,14 +37,14 @@ pub enum Failure {
     NoLoadableSegment = 106,
     /// A segment, or the entry point, lies outside the simulated memory.
     OutsideMemory = 107,
-    /// An invalid machine configuration.
+    /// An invalid machine configuration, sweep grid or suppressions file.
     InvalidConfig = 110,
     /// The instruction limit (`--max-insns`) was reached.
     InsnLimit = 120,
     /// The firmware trapped and its trap handler could not run (none installed, or it traps
     /// itself).
     TrapLoop = 121,
-    /// Writing an output file (trace) failed.
+    /// An output file (report, statistics, trace) could not be created or written.
     HostIo = 122,
     /// The accelerator was given a command it cannot carry out (malformed command, scratchpad
     /// range out of bounds, DMA to an unmapped host address, VL of zero, …).
@@ -39,8 +53,196 @@ pub enum Failure {
     BadTrace = 124,
 }
 
+/// The default exit status when races were found (ThreadSanitizer's).
+pub const RACES_FOUND: u8 = 66;
+
 impl Failure {
+    pub const ALL: [Failure; 14] = [
+        Failure::Usage,
+        Failure::Unreadable,
+        Failure::NotElf,
+        Failure::Elf64,
+        Failure::BigEndian,
+        Failure::WrongMachine,
+        Failure::NoLoadableSegment,
+        Failure::OutsideMemory,
+        Failure::InvalidConfig,
+        Failure::InsnLimit,
+        Failure::TrapLoop,
+        Failure::HostIo,
+        Failure::Accelerator,
+        Failure::BadTrace,
+    ];
+
     pub fn code(self) -> u8 {
         self as u8
+    }
+
+    /// What the status means, for `--help` and README.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Failure::Usage => "bad command line",
+            Failure::Unreadable => "the firmware file cannot be read",
+            Failure::NotElf => "not an ELF file, or a malformed one",
+            Failure::Elf64 => "a 64-bit ELF file",
+            Failure::BigEndian => "a big-endian ELF file",
+            Failure::WrongMachine => {
+                "not for this machine: not RISC-V, not an executable, or needing the C extension, a float ABI or RV32E"
+            }
+            Failure::NoLoadableSegment => "no loadable segment",
+            Failure::OutsideMemory => "a segment or the entry point outside memory",
+            Failure::InvalidConfig => "invalid configuration, grid or suppressions file",
+            Failure::InsnLimit => "instruction limit reached (`--max-insns`): the run did not finish",
+            Failure::TrapLoop => {
+                "the firmware trapped and its trap handler could not run (none installed, or it traps itself)"
+            }
+            Failure::HostIo => "an output file (report, statistics, trace, table) could not be created or written",
+            Failure::Accelerator => {
+                "the accelerator was given a command it cannot carry out (malformed command, scratchpad range out of bounds, DMA outside DRAM, VL of zero, …)"
+            }
+            Failure::BadTrace => "`detect`: not an event trace, or a damaged one",
+        }
+    }
+}
+
+/// Every status mxpsim gives, in the order of the precedence rules: `(status, meaning)`.
+/// The `--help` epilogue and README's table are this list.
+pub fn table() -> Vec<(String, &'static str)> {
+    let mut rows: Vec<(String, &'static str)> =
+        Failure::ALL.iter().map(|f| (f.code().to_string(), f.meaning())).collect();
+    rows.push((
+        format!("{RACES_FOUND}"),
+        "`--race-check` / `detect` found races that no suppression matched (`--race-exitcode N` changes it)",
+    ));
+    rows.push(("any other".into(), "the firmware's own exit status (the run ended normally, no races)"));
+    rows
+}
+
+/// How a run ended, as reports and sweeps name it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum RunEnd {
+    /// The firmware exited through semihosting with this status.
+    Exited { status: i32 },
+    /// The firmware wrote `value` to `tohost` (riscv-tests: 1 passed, else test
+    /// `value >> 1` failed).
+    Tohost { value: u32 },
+    /// `--max-insns` instructions ran without the firmware exiting.
+    InstructionLimit { limit: u64 },
+    /// The firmware trapped and its trap handler could not run.
+    TrapLoop,
+    /// The accelerator was given a command it cannot carry out.
+    AcceleratorError { message: String },
+    /// The firmware's image does not fit the machine's memory.
+    DoesNotFit { message: String },
+    /// The race checker stopped the run at its first race (`--halt-on-race`).
+    HaltedOnRace,
+}
+
+impl RunEnd {
+    /// The firmware's status when the run ended normally, else mxpsim's failure.
+    pub fn status(&self) -> Result<u8, Failure> {
+        match *self {
+            // The process status keeps the low 8 bits, as a POSIX exit() would.
+            RunEnd::Exited { status } => Ok(status as u8),
+            RunEnd::Tohost { value: 1 } => Ok(0),
+            RunEnd::Tohost { value } => Ok(tohost_failure_status(value)),
+            RunEnd::InstructionLimit { .. } => Err(Failure::InsnLimit),
+            RunEnd::TrapLoop => Err(Failure::TrapLoop),
+            RunEnd::AcceleratorError { .. } => Err(Failure::Accelerator),
+            RunEnd::DoesNotFit { .. } => Err(Failure::OutsideMemory),
+            RunEnd::HaltedOnRace => Ok(0),
+        }
+    }
+
+    /// True when the firmware ran to its end (every race it can have was observed).
+    pub fn complete(&self) -> bool {
+        matches!(self, RunEnd::Exited { .. } | RunEnd::Tohost { .. })
+    }
+}
+
+impl RunEnd {
+    /// As a sentence's clause: `the firmware exited with status 0`.
+    pub fn describe(&self) -> String {
+        match self {
+            RunEnd::Exited { status } => format!("the firmware exited with status {status}"),
+            RunEnd::Tohost { value: 1 } => "the firmware passed (tohost = 1)".into(),
+            RunEnd::Tohost { value } => format!("the firmware failed test {} (tohost = {value:#x})", value >> 1),
+            RunEnd::InstructionLimit { limit } => {
+                format!("the run stopped at the instruction limit ({limit}) before the firmware finished")
+            }
+            RunEnd::TrapLoop => "the run stopped: the firmware trapped and its trap handler could not run".into(),
+            RunEnd::AcceleratorError { message } => format!("the run stopped: accelerator error: {message}"),
+            RunEnd::DoesNotFit { message } => format!("the firmware does not fit the machine: {message}"),
+            RunEnd::HaltedOnRace => "the run stopped at the first race (--halt-on-race)".into(),
+        }
+    }
+}
+
+/// In a table cell: the firmware's status (`0`), or what stopped it (`instruction limit`).
+impl std::fmt::Display for RunEnd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunEnd::Exited { status } => write!(f, "{status}"),
+            RunEnd::Tohost { value: 1 } => write!(f, "0"),
+            RunEnd::Tohost { value } => write!(f, "test {} failed", value >> 1),
+            RunEnd::InstructionLimit { .. } => write!(f, "instruction limit"),
+            RunEnd::TrapLoop => write!(f, "trap loop"),
+            RunEnd::AcceleratorError { message } => write!(f, "accelerator: {message}"),
+            RunEnd::DoesNotFit { message } => write!(f, "does not fit: {message}"),
+            RunEnd::HaltedOnRace => write!(f, "halted"),
+        }
+    }
+}
+
+/// The exit status for a failing `tohost` value: the test number, kept from wrapping around
+/// to 0 ("pass") in the 8 bits of a process status.
+fn tohost_failure_status(value: u32) -> u8 {
+    let test = value >> 1;
+    if test & 0xff == 0 {
+        1
+    } else {
+        test as u8
+    }
+}
+
+/// The process's exit status by the precedence rules: `end` is the firmware's status or the
+/// failure that ended the run, `races` the findings no suppression matched.
+pub fn exit_status(end: Result<u8, Failure>, races: usize, race_exitcode: u8) -> u8 {
+    match end {
+        Err(failure) => failure.code(),
+        Ok(_) if races > 0 => race_exitcode,
+        Ok(firmware) => firmware,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failing_tohost_never_reports_success() {
+        assert_eq!(tohost_failure_status((3 << 1) | 1), 3);
+        assert_eq!(tohost_failure_status((256 << 1) | 1), 1);
+        assert_eq!(tohost_failure_status(0), 1);
+    }
+
+    #[test]
+    fn failures_win_over_races_and_races_over_the_firmware() {
+        assert_eq!(exit_status(Err(Failure::InsnLimit), 3, RACES_FOUND), 120);
+        assert_eq!(exit_status(Ok(0), 3, RACES_FOUND), 66);
+        assert_eq!(exit_status(Ok(7), 1, 9), 9);
+        assert_eq!(exit_status(Ok(7), 0, RACES_FOUND), 7);
+        assert_eq!(exit_status(Ok(66), 0, RACES_FOUND), 66);
+    }
+
+    #[test]
+    fn statuses_are_distinct() {
+        let mut codes: Vec<u8> = Failure::ALL.iter().map(|f| f.code()).collect();
+        codes.push(RACES_FOUND);
+        let n = codes.len();
+        codes.sort();
+        codes.dedup();
+        assert_eq!(codes.len(), n);
     }
 }

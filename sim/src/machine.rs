@@ -3,6 +3,7 @@
 
 use crate::config::MachineConfig;
 use crate::elf::Image;
+use crate::exit_code::RunEnd;
 use crate::heap::{HeapEvent, HeapWatch};
 use crate::semihost::{self, Semihost};
 use crate::symbols::Symbols;
@@ -56,6 +57,20 @@ pub enum Outcome {
     Accelerator(MxpError),
     /// The race checker stopped the run at its first race (`--halt-on-race`).
     HaltedOnRace { pc: u32 },
+}
+
+impl Outcome {
+    /// How the run ended, as reports and sweeps name it.
+    pub fn end(&self) -> RunEnd {
+        match self {
+            Outcome::Exited(status) => RunEnd::Exited { status: *status },
+            Outcome::ToHost(value) => RunEnd::Tohost { value: *value },
+            Outcome::InsnLimit { limit, .. } => RunEnd::InstructionLimit { limit: *limit },
+            Outcome::TrapLoop { .. } => RunEnd::TrapLoop,
+            Outcome::Accelerator(e) => RunEnd::AcceleratorError { message: e.to_string() },
+            Outcome::HaltedOnRace { .. } => RunEnd::HaltedOnRace,
+        }
+    }
 }
 
 /// What a run did, for `--stats` and `--stats-json`.

@@ -29,6 +29,25 @@ pub struct CacheSide {
     pub last_store: Option<Logged>,
 }
 
+/// A race's vector side: the instruction and which of its operands hold racing bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VectorSide {
+    /// The instruction's word 0 (opcode and mode).
+    pub insn: u32,
+    pub a: bool,
+    pub b: bool,
+    pub d: bool,
+}
+
+/// A vector node kept until the next sync (after it, nothing new can race with it).
+struct VectorNode {
+    request: Pos,
+    insn: u32,
+    a_reads: u32,
+    reads: Vec<Range>,
+    writes: Vec<Range>,
+}
+
 /// What a race check found.
 pub struct Findings {
     pub report: Report,
@@ -37,6 +56,9 @@ pub struct Findings {
     /// For each distinct race (its first occurrence) with a cache side: what the access log
     /// knew of it when the race was found.
     pub cache_sides: BTreeMap<RaceKey, CacheSide>,
+    /// For each distinct race (its first occurrence) with a vector side: its instruction
+    /// and operands.
+    pub vector_sides: BTreeMap<RaceKey, VectorSide>,
     /// Events that broke the stream's contract (a simulator bug if ever non-zero).
     pub stream_errors: u64,
     pub first_stream_error: Option<StreamError>,
@@ -61,6 +83,9 @@ pub struct RaceCheck {
     /// The cached access being observed: a race found at it names its bytes directly.
     current: (Pos, Range),
     cache_sides: BTreeMap<RaceKey, CacheSide>,
+    /// The vector nodes since the last sync, in arrival order.
+    vectors: Vec<VectorNode>,
+    vector_sides: BTreeMap<RaceKey, VectorSide>,
     stream_errors: u64,
     first_stream_error: Option<StreamError>,
 }
@@ -79,6 +104,8 @@ impl RaceCheck {
             pending: false,
             current: (0, Range::default()),
             cache_sides: BTreeMap::new(),
+            vectors: Vec::new(),
+            vector_sides: BTreeMap::new(),
             stream_errors: 0,
             first_stream_error: None,
         })
@@ -89,6 +116,7 @@ impl RaceCheck {
             report: self.detector.finish(),
             landmarks: self.landmarks,
             cache_sides: self.cache_sides,
+            vector_sides: self.vector_sides,
             stream_errors: self.stream_errors,
             first_stream_error: self.first_stream_error,
             line_size: self.line_size,
@@ -107,6 +135,7 @@ impl RaceCheck {
             }
             Event::Sync { origin } => {
                 self.pending = false;
+                self.vectors.clear();
                 Landmark::Sync { origin }
             }
             _ => return,
@@ -118,6 +147,9 @@ impl RaceCheck {
     fn emit_other(&mut self, event: Event) {
         if self.observe(&event) {
             self.note_landmark(&event);
+            if let Event::Vector { request, insn, a_reads, reads, writes, .. } = event {
+                self.vectors.push(VectorNode { request, insn, a_reads, reads, writes });
+            }
         }
     }
 
@@ -128,7 +160,7 @@ impl RaceCheck {
             Ok(0) => true,
             Ok(found) => {
                 self.races += found;
-                self.note_cache_sides();
+                self.note_sides(event);
                 true
             }
             Err(e) => {
@@ -138,21 +170,31 @@ impl RaceCheck {
         }
     }
 
-    /// Notes, for each new distinct race with a cache side, the CPU access behind it and,
-    /// for a write-back, the last store to its line before the other side's start (what a
-    /// flush must follow), while the log still knows them.
+    /// Notes what the detector does not keep of each new distinct race's sides, while it is
+    /// still known: for a cache side, the CPU access behind it and, for a write-back, the last
+    /// store to its line before the other side's start (what a flush must follow); for a
+    /// vector side, the instruction and its racing operands. `current` is the event being
+    /// observed.
     #[cold]
     #[inline(never)]
-    fn note_cache_sides(&mut self) {
+    fn note_sides(&mut self, current: &Event) {
         for race in self.detector.fresh() {
+            // Only the first race of a key counts: it is the one the report keeps.
+            let key = race.key();
+            if let Some(vector) = [&race.a, &race.b].into_iter().find(|n| n.id.kind == NodeKind::Vector) {
+                if !self.vector_sides.contains_key(&key) {
+                    if let Some(side) = self.vector_side(vector.id.pos, &race.bytes, current) {
+                        self.vector_sides.insert(key, side);
+                    }
+                }
+            }
             let (cache, other) = match (race.a.id.kind.is_cache(), race.b.id.kind.is_cache()) {
                 (true, false) => (&race.a, &race.b),
                 (false, true) => (&race.b, &race.a),
                 _ => continue,
             };
             let Some(line) = cache.id.line else { continue };
-            // Only the first race of a key counts: it is the one the report keeps.
-            if let std::collections::btree_map::Entry::Vacant(e) = self.cache_sides.entry(race.key()) {
+            if let std::collections::btree_map::Entry::Vacant(e) = self.cache_sides.entry(key) {
                 let last_store = match cache.id.kind {
                     NodeKind::WriteBack => {
                         self.accesses.last_store_before(line, other.pred).filter(|s| s.pos >= cache.pred)
@@ -167,6 +209,23 @@ impl RaceCheck {
                 e.insert(CacheSide { own, last_store });
             }
         }
+    }
+
+    /// The vector node of `request` (the event being observed, or one kept since the last
+    /// sync) and which of its operands touch `bytes`.
+    fn vector_side(&self, request: Pos, bytes: &[Range], current: &Event) -> Option<VectorSide> {
+        let (insn, a_reads, reads, writes) = match current {
+            Event::Vector { request: r, insn, a_reads, reads, writes, .. } if *r == request => {
+                (*insn, *a_reads, reads.as_slice(), writes.as_slice())
+            }
+            _ => {
+                let node = self.vectors.iter().rev().find(|v| v.request == request)?;
+                (node.insn, node.a_reads, node.reads.as_slice(), node.writes.as_slice())
+            }
+        };
+        let touches = |ranges: &[Range]| ranges.iter().any(|r| bytes.iter().any(|b| b.overlaps(*r)));
+        let (a, b) = reads.split_at((a_reads as usize).min(reads.len()));
+        Some(VectorSide { insn, a: touches(a), b: touches(b), d: touches(writes) })
     }
 
     #[cold]
@@ -198,6 +257,10 @@ impl EventSink for RaceCheck {
         } else {
             self.emit_other(event);
         }
+    }
+
+    fn position(&self) -> Pos {
+        self.detector.position()
     }
 
     fn wants_halt(&self) -> bool {

@@ -4,7 +4,8 @@
 
 use crate::config::MachineConfig;
 use crate::elf::{self, ElfError};
-use crate::machine::{Machine, Outcome};
+use crate::exit_code::RunEnd;
+use crate::machine::Machine;
 use crate::race_check::RaceCheck;
 use crate::semihost::Semihost;
 use mxpsim_detector::Config as DetectorConfig;
@@ -19,8 +20,8 @@ pub struct Row {
     pub program: String,
     /// The `--cache` spelling of the configuration.
     pub cache: String,
-    /// The firmware's exit status, or what stopped it.
-    pub status: String,
+    /// How the run ended.
+    pub outcome: RunEnd,
     pub instructions: u64,
     pub cycles: u64,
     pub miss_rate: f64,
@@ -94,28 +95,20 @@ fn run_one(path: &Path, variant: &Variant, max_insns: u64) -> Result<Row, ElfErr
     let program = path.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
     let mut machine = match Machine::new(config, image, host, race) {
         Ok(m) => m,
-        Err(e) => return Ok(failed_row(program, variant, format!("does not fit: {e}"))),
+        Err(e) => return Ok(failed_row(program, variant, RunEnd::DoesNotFit { message: e.to_string() })),
     };
-    let status = match machine.run(&mut (), Some(max_insns)) {
-        Outcome::Exited(code) => code.to_string(),
-        Outcome::ToHost(1) => "0".into(),
-        Outcome::ToHost(v) => format!("test {} failed", v >> 1),
-        Outcome::InsnLimit { .. } => "instruction limit".into(),
-        Outcome::TrapLoop { .. } => "trap loop".into(),
-        Outcome::Accelerator(e) => format!("accelerator: {e}"),
-        Outcome::HaltedOnRace { .. } => "halted".into(),
-    };
+    let outcome = machine.run(&mut (), Some(max_insns)).end();
     let stats = machine.stats();
     let notes = machine.notes();
     let findings = machine.into_sink().finish();
     // Races counted as the report counts them: one per root cause.
-    let report = crate::report::build(&findings, &source, &notes, &Default::default());
+    let report = crate::report::build(&findings, &source, &notes, &Default::default(), outcome.clone());
     let signature = report.findings.iter().map(|f| f.class()).collect::<Vec<_>>().join(" ");
     let cache = stats.cache.unwrap_or_default();
     Ok(Row {
         program,
         cache: variant.spec.clone(),
-        status,
+        outcome,
         instructions: stats.instructions,
         cycles: stats.cycles,
         miss_rate: cache.miss_rate(),
@@ -125,11 +118,11 @@ fn run_one(path: &Path, variant: &Variant, max_insns: u64) -> Result<Row, ElfErr
     })
 }
 
-fn failed_row(program: String, variant: &Variant, status: String) -> Row {
+fn failed_row(program: String, variant: &Variant, outcome: RunEnd) -> Row {
     Row {
         program,
         cache: variant.spec.clone(),
-        status,
+        outcome,
         instructions: 0,
         cycles: 0,
         miss_rate: 0.0,
@@ -177,7 +170,7 @@ pub fn table(rows: &[Row]) -> String {
             "{:<program_width$}  {:<cache_width$}  {:>6}  {:>12}  {:>8.3}%  {:>10}  {:>5}  {}",
             r.program,
             r.cache,
-            r.status,
+            r.outcome.to_string(),
             r.cycles,
             100.0 * r.miss_rate,
             r.writebacks,
@@ -202,7 +195,7 @@ pub fn csv(rows: &[Row]) -> String {
             "{},{},{},{},{},{:.6},{},{},{}",
             quote(&r.program),
             quote(&r.cache),
-            quote(&r.status),
+            quote(&r.outcome.to_string()),
             r.instructions,
             r.cycles,
             r.miss_rate,
@@ -212,4 +205,23 @@ pub fn csv(rows: &[Row]) -> String {
         );
     }
     out
+}
+
+/// The rows as JSON (one object per cell; `outcome` as in the race report).
+pub fn json(rows: &[Row]) -> String {
+    serde_json::to_string_pretty(rows).expect("plain data") + "\n"
+}
+
+/// The sweep's exit status, by the run's precedence rules over its cells: the first cell
+/// that failed, else `race_exitcode` if any cell raced, else the first non-zero firmware
+/// status, else 0.
+pub fn exit_status(rows: &[Row], race_exitcode: u8) -> u8 {
+    let ends: Vec<_> = rows.iter().map(|r| r.outcome.status()).collect();
+    if let Some(Err(failure)) = ends.iter().find(|e| e.is_err()) {
+        return failure.code();
+    }
+    if rows.iter().any(|r| r.races > 0) {
+        return race_exitcode;
+    }
+    ends.into_iter().flatten().find(|&s| s != 0).unwrap_or(0)
 }

@@ -125,6 +125,8 @@ impl Workload {
                 500,
                 Event::Vector {
                     request: vector,
+                    insn: 0,
+                    a_reads: 1,
                     reads: vec![Range::new(0, 2 * BUFFER)],
                     writes: sp(2 * BUFFER),
                     cycle: 0,

@@ -45,7 +45,7 @@ impl Work {
     fn event(&self, request: Pos) -> Event {
         match self.clone() {
             Work::Dma { dir, host, scratchpad } => Event::Dma { request, dir, host, scratchpad, cycle: 0 },
-            Work::Vector { reads, writes } => Event::Vector { request, reads, writes, cycle: 0 },
+            Work::Vector { reads, writes } => Event::Vector { request, insn: 0, a_reads: 0, reads, writes, cycle: 0 },
         }
     }
 }

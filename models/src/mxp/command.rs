@@ -25,9 +25,22 @@ impl Size {
             _ => None,
         }
     }
+
+    fn code(self) -> u32 {
+        self.bytes() / 2
+    }
+
+    /// The letter of a mode name (§2.6).
+    fn letter(self) -> char {
+        match self {
+            Size::Byte => 'B',
+            Size::Half => 'H',
+            Size::Word => 'W',
+        }
+    }
 }
 
-/// The test of a conditional move or mask set-up (§3.5).
+/// The test of a conditional move or mask set-up (§3.5), in hardware-opcode order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Test {
     Lez,
@@ -38,6 +51,21 @@ pub enum Test {
     Gez,
     Z,
     Nz,
+}
+
+impl Test {
+    const ALL: [Test; 6] = [Test::Lez, Test::Gtz, Test::Ltz, Test::Gez, Test::Z, Test::Nz];
+
+    fn name(self) -> &'static str {
+        match self {
+            Test::Lez => "LEZ",
+            Test::Gtz => "GTZ",
+            Test::Ltz => "LTZ",
+            Test::Gez => "GEZ",
+            Test::Z => "Z",
+            Test::Nz => "NZ",
+        }
+    }
 }
 
 /// A vector operation (hardware opcode in the comment).
@@ -69,34 +97,68 @@ pub enum Opcode {
     Vcustom(u8),
 }
 
+/// The opcodes without a test or unit number: hardware opcode and name (§2.3), the one
+/// table of them.
+const PLAIN_OPCODES: [(u32, Opcode, &str); 18] = [
+    (4, Opcode::Vmov, "VMOV"),
+    (5, Opcode::Vand, "VAND"),
+    (6, Opcode::Vor, "VOR"),
+    (7, Opcode::Vxor, "VXOR"),
+    (8, Opcode::Vadd, "VADD"),
+    (9, Opcode::Vsub, "VSUB"),
+    (10, Opcode::Vaddc, "VADDC"),
+    (11, Opcode::Vsubb, "VSUBB"),
+    (12, Opcode::Vmul, "VMUL"),
+    (13, Opcode::Vmulhi, "VMULHI"),
+    (14, Opcode::Vmulfxp, "VMULFXP"),
+    (15, Opcode::Vsubfxp, "VSUBFXP"),
+    (16, Opcode::Vshl, "VSHL"),
+    (17, Opcode::Vshr, "VSHR"),
+    (20, Opcode::Vslt, "VSLT"),
+    (21, Opcode::Vsgt, "VSGT"),
+    (30, Opcode::Vaddfxp, "VADDFXP"),
+    (31, Opcode::Vabsdiff, "VABSDIFF"),
+];
+/// First hardware opcode of the VCMV, VSET_MSK and VCUSTOM groups.
+const VCMV: u32 = 24;
+const VSET_MSK: u32 = 40;
+const VCUSTOM: u32 = 48;
+
 impl Opcode {
     fn from_hw(op: u32) -> Option<Opcode> {
-        use Opcode::*;
-        const TESTS: [Test; 6] = [Test::Lez, Test::Gtz, Test::Ltz, Test::Gez, Test::Z, Test::Nz];
+        let test = |first: u32| Test::ALL[(op - first) as usize];
         Some(match op {
-            4 => Vmov,
-            5 => Vand,
-            6 => Vor,
-            7 => Vxor,
-            8 => Vadd,
-            9 => Vsub,
-            10 => Vaddc,
-            11 => Vsubb,
-            12 => Vmul,
-            13 => Vmulhi,
-            14 => Vmulfxp,
-            15 => Vsubfxp,
-            16 => Vshl,
-            17 => Vshr,
-            20 => Vslt,
-            21 => Vsgt,
-            24..=29 => Vcmv(TESTS[op as usize - 24]),
-            30 => Vaddfxp,
-            31 => Vabsdiff,
-            40..=45 => VsetMsk(TESTS[op as usize - 40]),
-            48..=63 => Vcustom(op as u8 - 48),
-            _ => return None,
+            VCMV..=29 => Opcode::Vcmv(test(VCMV)),
+            VSET_MSK..=45 => Opcode::VsetMsk(test(VSET_MSK)),
+            VCUSTOM..=63 => Opcode::Vcustom((op - VCUSTOM) as u8),
+            _ => PLAIN_OPCODES.iter().find(|&&(hw, ..)| hw == op)?.1,
         })
+    }
+
+    /// The hardware opcode (bits 5:0 of word 0).
+    fn hw(self) -> u32 {
+        let test = |t: Test| Test::ALL.iter().position(|&x| x == t).expect("every test is listed") as u32;
+        match self {
+            Opcode::Vcmv(t) => VCMV + test(t),
+            Opcode::VsetMsk(t) => VSET_MSK + test(t),
+            Opcode::Vcustom(n) => VCUSTOM + u32::from(n),
+            plain => PLAIN_OPCODES.iter().find(|&&(_, op, _)| op == plain).expect("every opcode is listed").0,
+        }
+    }
+}
+
+/// The instruction's name as the SDK writes it (`VADD`, `VCMV_LEZ`, `VCUSTOM1`).
+impl fmt::Display for Opcode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Opcode::Vcmv(t) => write!(f, "VCMV_{}", t.name()),
+            Opcode::VsetMsk(t) => write!(f, "VSET_MSK_{}", t.name()),
+            Opcode::Vcustom(n) => write!(f, "VCUSTOM{n}"),
+            plain => {
+                let name = PLAIN_OPCODES.iter().find(|&&(_, op, _)| op == plain).expect("every opcode is listed").2;
+                f.write_str(name)
+            }
+        }
     }
 }
 
@@ -141,6 +203,56 @@ pub struct VectorInsn {
     pub masked: bool,
     /// `MOD_ACC`: each row reduces to one element at the row's D address.
     pub acc: bool,
+}
+
+impl VectorInsn {
+    /// The instruction's word 0 (§2.2): what [`decode`] reads opcode, sizes, signs, operand
+    /// types and modifiers from.
+    pub fn word0(&self) -> u32 {
+        let sign = |o: Operand, bit: u32| u32::from(o.signed) << bit;
+        self.op.hw()
+            | sign(self.d, 6)
+            | sign(self.a, 7)
+            | sign(self.b, 8)
+            | self.d.size.code() << 9
+            | self.a.size.code() << 11
+            | self.b.size.code() << 13
+            | u32::from(self.src_b == SrcB::Enumerated) << 15
+            | u32::from(matches!(self.src_a, SrcA::Scalar(_))) << 16
+            | if self.masked { MOD_MASKED } else { 0 }
+            | if self.acc { MOD_ACC } else { 0 }
+    }
+}
+
+impl VectorInsn {
+    /// The SDK call that issues the instruction: `vbx`, `vbx_acc`, `vbx_masked`,
+    /// `vbx_masked_acc`.
+    pub fn sdk_call(&self) -> &'static str {
+        match (self.masked, self.acc) {
+            (false, false) => "vbx",
+            (false, true) => "vbx_acc",
+            (true, false) => "vbx_masked",
+            (true, true) => "vbx_masked_acc",
+        }
+    }
+
+    /// The mode in the canonical 8-letter form (§2.6): types, D/A/B sizes, D/A/B signs
+    /// (`SVWWWSSS`).
+    pub fn mode_name(&self) -> String {
+        let a = if matches!(self.src_a, SrcA::Scalar(_)) { 'S' } else { 'V' };
+        let b = if self.src_b == SrcB::Enumerated { 'E' } else { 'V' };
+        let sign = |o: Operand| if o.signed { 'S' } else { 'U' };
+        let (d, oa, ob) = (self.d, self.a, self.b);
+        [a, b, d.size.letter(), oa.size.letter(), ob.size.letter(), sign(d), sign(oa), sign(ob)].iter().collect()
+    }
+}
+
+/// The instruction as the SDK call that issues it: `vbx(SVWWWSSS, VADD)`,
+/// `vbx_masked_acc(VVHBBUUU, VMUL)`.
+impl fmt::Display for VectorInsn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}({}, {})", self.sdk_call(), self.mode_name(), self.op)
+    }
 }
 
 /// DMA direction, as the SDK names it.
@@ -340,6 +452,26 @@ mod tests {
         assert_eq!(vector(0x0001_55ed, 0, 2, 0).op, Opcode::VsetMsk(Test::Nz));
         assert_eq!(vector(0x0000_55d9, 0, 2, 0).op, Opcode::Vcmv(Test::Gtz));
         assert_eq!(vector(0x0000_55f1, 0, 2, 0).op, Opcode::Vcustom(1));
+    }
+
+    #[test]
+    fn word0_is_what_decode_read() {
+        for word0 in 4..1u32 << 19 {
+            if let Ok(Command::Vector(v)) = decode(&[word0, 1, 2, 3]) {
+                assert_eq!(v.word0(), word0, "{v:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn instructions_are_named_as_the_sdk_calls_them() {
+        assert_eq!(vector(0x0000_55c8, 0x100, 0x200, 0x300).to_string(), "vbx(VVWWWSSS, VADD)");
+        assert_eq!(vector(0x0001_2a0c, 25, 0x200, 0x300).to_string(), "vbx(SVHHHUUU, VMUL)");
+        assert_eq!(vector(0x0004_041f, 1, 2, 3).to_string(), "vbx_acc(VVWBBUUU, VABSDIFF)");
+        assert_eq!(vector(0x0003_55c8, 1, 2, 2).to_string(), "vbx_masked(SVWWWSSS, VADD)");
+        assert_eq!(vector(0x0001_55ed, 0, 2, 0).to_string(), "vbx(SVWWWSSS, VSET_MSK_NZ)");
+        assert_eq!(vector(0x0000_55f1, 0, 2, 0).to_string(), "vbx(VVWWWSSS, VCUSTOM1)");
+        assert_eq!(vector(0x0001_abc5, 0xf, 0, 0x300).to_string(), "vbx(SEHHHSSS, VAND)");
     }
 
     #[test]

@@ -197,7 +197,14 @@ impl Mxp {
                         }
                     },
                 })?;
-                emit(Event::Vector { request, reads: footprint.reads, writes: footprint.writes, cycle: at });
+                emit(Event::Vector {
+                    request,
+                    insn: insn.word0(),
+                    a_reads: footprint.a_reads,
+                    reads: footprint.reads,
+                    writes: footprint.writes,
+                    cycle: at,
+                });
             }
         }
         Ok(())

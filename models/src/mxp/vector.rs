@@ -80,7 +80,10 @@ pub struct Mask {
 /// The scratchpad bytes an instruction reads and writes, one range per operand row.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Footprint {
+    /// Operand A's rows, then B's.
     pub reads: Vec<Range>,
+    /// How many of `reads` are A's.
+    pub a_reads: u32,
     pub writes: Vec<Range>,
 }
 
@@ -106,14 +109,23 @@ pub fn footprint(insn: &VectorInsn, shape: &Shape, mask: &Mask) -> Footprint {
     let len = layout::row_len(insn, shape, mask);
     let written = if insn.acc { 1 } else { len };
     let mut footprint = Footprint::default();
-    for row in layout::rows(insn, shape) {
-        if let (SrcA::Vector(base), true) = (row.a, layout::reads_a(insn.op)) {
-            add_span(&mut footprint.reads, base, len, insn.a.size);
+    if layout::reads_a(insn.op) {
+        for row in layout::rows(insn, shape) {
+            if let SrcA::Vector(base) = row.a {
+                add_span(&mut footprint.reads, base, len, insn.a.size);
+            }
         }
-        if let (SrcB::Vector(base), true) = (row.b, layout::reads_b(insn.op)) {
-            add_span(&mut footprint.reads, base, len, insn.b.size);
+    }
+    footprint.a_reads = footprint.reads.len() as u32;
+    if layout::reads_b(insn.op) {
+        for row in layout::rows(insn, shape) {
+            if let SrcB::Vector(base) = row.b {
+                add_span(&mut footprint.reads, base, len, insn.b.size);
+            }
         }
-        if layout::writes_scratchpad(insn.op) {
+    }
+    if layout::writes_scratchpad(insn.op) {
+        for row in layout::rows(insn, shape) {
             add_span(&mut footprint.writes, row.d, written, insn.d.size);
         }
     }

@@ -115,6 +115,9 @@ fn side(s: &Side) -> Value {
         "last_store": s.last_store_known,
         "first_store": s.first_store.as_ref().map(site),
         "accessed_bytes": s.accessed.map(|r| json!({"start": hex(r.start), "len": r.len})),
+        "vector": s.vector.as_ref().map(|v| json!({
+            "call": v.call, "mode": v.mode, "opcode": v.opcode, "operands": v.operands.iter().map(|o| o.name()).collect::<Vec<_>>(),
+        })),
     })
 }
 

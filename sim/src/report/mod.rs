@@ -6,16 +6,19 @@
 //! * [`enrich`]: stacks, user-code frames, names of memory;
 //! * this module: [`build`], which groups races by root cause (one finding per pair of
 //!   top user frames and kinds) and decides each finding's facts and fix;
+//! * [`suppress`]: suppressions, which move findings aside before rendering;
 //! * [`text`] and [`json`]: renderings of the model (nothing is analysed there).
 
 pub mod enrich;
 pub mod facts;
 pub mod json;
 pub mod model;
+pub mod suppress;
 pub mod text;
 
+use crate::exit_code::RunEnd;
 use crate::machine::RunNotes;
-use crate::race_check::{CacheSide, Findings, Landmark as Mark};
+use crate::race_check::{CacheSide, Findings, Landmark as Mark, VectorSide};
 use crate::source_map::SourceMap;
 use enrich::Enricher;
 use facts::Timeline;
@@ -44,7 +47,7 @@ impl Default for Options {
 }
 
 /// Builds the report of a race check.
-pub fn build(findings: &Findings, source: &SourceMap, notes: &RunNotes, options: &Options) -> Report {
+pub fn build(findings: &Findings, source: &SourceMap, notes: &RunNotes, options: &Options, outcome: RunEnd) -> Report {
     let builder = Builder {
         findings,
         timeline: Timeline { landmarks: &findings.landmarks },
@@ -64,7 +67,14 @@ pub fn build(findings: &Findings, source: &SourceMap, notes: &RunNotes, options:
         groups[i].1.push((entry, sides));
     }
     let findings_out = groups.into_iter().map(|(_, members)| builder.finding(members)).collect();
-    Report { findings: findings_out, events: findings.events, stream_errors: findings.stream_errors }
+    Report {
+        findings: findings_out,
+        suppressed: Vec::new(),
+        suppressions: Vec::new(),
+        events: findings.events,
+        stream_errors: findings.stream_errors,
+        outcome,
+    }
 }
 
 /// What makes races one finding: both kinds, the space and both top user frames, by their
@@ -112,10 +122,11 @@ impl Builder<'_> {
     fn sides(&self, entry: &ReportEntry) -> [Side; 2] {
         let race = &entry.first;
         let cache = self.findings.cache_sides.get(&race.key()).copied().unwrap_or_default();
-        [self.side(&race.a, cache), self.side(&race.b, cache)]
+        let vector = self.findings.vector_sides.get(&race.key()).and_then(vector_use);
+        [self.side(&race.a, cache, vector.clone()), self.side(&race.b, cache, vector)]
     }
 
-    fn side(&self, node: &RaceNode, cache: CacheSide) -> Side {
+    fn side(&self, node: &RaceNode, cache: CacheSide, vector: Option<VectorUse>) -> Side {
         let node = self.timeline.final_interval(node);
         let own = self.enrich.site(node.id.pos, node.origin);
         let ends = node.id.kind.is_engine() || node.id.kind == NodeKind::WriteBack;
@@ -128,6 +139,7 @@ impl Builder<'_> {
             last_store_known: false,
             end,
             accessed: None,
+            vector: vector.filter(|_| node.id.kind == NodeKind::Vector),
         };
         if !node.id.kind.is_cache() {
             return side;
@@ -256,4 +268,17 @@ impl Builder<'_> {
         };
         Fix { kind, direction }
     }
+}
+
+/// The instruction and operands of a vector side.
+fn vector_use(side: &VectorSide) -> Option<VectorUse> {
+    use mxpsim_models::mxp::command::{decode, Command};
+    let Ok(Command::Vector(insn)) = decode(&[side.insn, 0, 0, 0]) else { return None };
+    let operands = [(side.a, VectorOperand::A), (side.b, VectorOperand::B), (side.d, VectorOperand::D)];
+    Some(VectorUse {
+        call: insn.sdk_call(),
+        mode: insn.mode_name(),
+        opcode: insn.op.to_string(),
+        operands: operands.into_iter().filter(|&(touched, _)| touched).map(|(_, op)| op).collect(),
+    })
 }

@@ -2,6 +2,7 @@
 //! facts and fix. Built by [`super::build`]; printed by [`super::text`] and [`super::json`].
 //! Nothing here is prose: renderers turn it into words.
 
+use crate::exit_code::RunEnd;
 use crate::source_map::SourceFrame;
 use mxpsim_detector::event::{CacheOp, Pos, Range, Space};
 use mxpsim_detector::node::NodeKind;
@@ -10,11 +11,18 @@ use mxpsim_detector::RaceNode;
 /// The whole report of a run.
 #[derive(Clone, Debug)]
 pub struct Report {
+    /// The findings no suppression matched.
     pub findings: Vec<Finding>,
+    /// The findings a suppression matched.
+    pub suppressed: Vec<Finding>,
+    /// Every suppression given, with what it matched.
+    pub suppressions: Vec<super::suppress::Used>,
     /// Events the detector observed.
     pub events: u64,
     /// Events that broke the stream's contract (a simulator bug if ever non-zero).
     pub stream_errors: u64,
+    /// How the run ended (a run that did not finish may have missed races).
+    pub outcome: RunEnd,
 }
 
 impl Report {
@@ -85,6 +93,45 @@ pub struct Side {
     /// For a cache side: the bytes its CPU access touched (the store named by `site`, or
     /// the read that needed the fill), when the race checker's log still had them.
     pub accessed: Option<Range>,
+    /// For a vector side: the instruction and its operands that hold racing bytes.
+    pub vector: Option<VectorUse>,
+}
+
+/// A vector instruction as a race names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VectorUse {
+    /// `vbx`, `vbx_acc`, `vbx_masked`, `vbx_masked_acc`.
+    pub call: &'static str,
+    /// The canonical 8-letter mode (`VVWWWSSS`).
+    pub mode: String,
+    /// `VADD`.
+    pub opcode: String,
+    /// The operands whose rows hold racing bytes, in A, B, D order.
+    pub operands: Vec<VectorOperand>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VectorOperand {
+    A,
+    B,
+    D,
+}
+
+impl VectorUse {
+    /// `vbx(VVWWWSSS, VADD)`.
+    pub fn insn(&self) -> String {
+        format!("{}({}, {})", self.call, self.mode, self.opcode)
+    }
+}
+
+impl VectorOperand {
+    pub fn name(self) -> &'static str {
+        match self {
+            VectorOperand::A => "A",
+            VectorOperand::B => "B",
+            VectorOperand::D => "D",
+        }
+    }
 }
 
 /// A program point with its stack.

@@ -6,26 +6,54 @@ use mxpsim_detector::event::{CacheOp, Range, Space};
 use mxpsim_detector::node::NodeKind;
 use std::fmt::Write;
 
-/// Renders `report`; `colour` adds terminal styles to the headlines.
-pub fn render(report: &Report, colour: bool) -> String {
+/// Renders `report`; `colour` adds terminal styles to the headlines; `verbose` lists the
+/// suppressions that matched.
+pub fn render(report: &Report, colour: bool, verbose: bool) -> String {
     let mut out = String::new();
     let total = report.findings.len();
     for (i, f) in report.findings.iter().enumerate() {
         finding(&mut out, f, i + 1, total, colour);
     }
-    let _ = write!(
-        out,
-        "SUMMARY: mxpsim: {total} data race{} ({} occurrence{}) in {} events",
-        plural(total as u64),
-        report.occurrences(),
-        plural(report.occurrences()),
-        report.events
-    );
-    if report.stream_errors > 0 {
-        let _ = write!(out, "\nmxpsim: warning: {} malformed events were ignored", report.stream_errors);
+    for used in &report.suppressions {
+        let s = &used.suppression;
+        if used.findings == 0 {
+            let _ = writeln!(out, "mxpsim: warning: suppression `{s}` (line {}) matched nothing", s.line);
+        } else if verbose {
+            let _ = writeln!(
+                out,
+                "mxpsim: suppression `{s}` (line {}) matched {} finding{} ({} occurrence{})",
+                s.line,
+                used.findings,
+                plural(used.findings as u64),
+                used.occurrences,
+                plural(used.occurrences)
+            );
+        }
     }
-    out.push('\n');
+    let _ = writeln!(out, "{}", summary(report));
+    if report.stream_errors > 0 {
+        let _ = writeln!(out, "mxpsim: warning: {} malformed events were ignored", report.stream_errors);
+    }
     out
+}
+
+/// `SUMMARY: mxpsim: 2 data races (1 suppressed) in 2627 events, 5 occurrences; the
+/// firmware exited with status 0`.
+pub fn summary(report: &Report) -> String {
+    let total = report.findings.len();
+    let suppressed = match report.suppressed.len() {
+        0 => String::new(),
+        n => format!(" ({n} suppressed)"),
+    };
+    let occurrences = report.occurrences();
+    let incomplete = if report.outcome.complete() { "" } else { ": races after that point are unknown" };
+    format!(
+        "SUMMARY: mxpsim: {total} data race{}{suppressed} in {} events, {occurrences} occurrence{}; {}{incomplete}",
+        plural(total as u64),
+        report.events,
+        plural(occurrences),
+        report.outcome.describe()
+    )
 }
 
 fn plural(n: u64) -> &'static str {
@@ -163,6 +191,10 @@ fn side(out: &mut String, label: &str, s: &Side) {
         NodeKind::Alloc => {
             format!("fill of line {:#010x} for the access at cycle {cycle}:", s.node.id.line.unwrap_or(0))
         }
+        NodeKind::Vector => {
+            let insn = s.vector.as_ref().map_or(String::new(), vector_use);
+            format!("{}{insn} requested at cycle {cycle}:", kind_words(s.kind))
+        }
         k if k.is_engine() => format!("{} requested at cycle {cycle}:", kind_words(k)),
         k => format!("{} at cycle {cycle}:", kind_words(k)),
     };
@@ -183,6 +215,16 @@ fn side(out: &mut String, label: &str, s: &Side) {
     // The epoch's first store, when it is another line of code than the last one.
     if let Some(first) = s.first_store.as_ref().filter(|f| short(f) != short(&s.site)) {
         let _ = writeln!(out, "    the line was first dirtied (this time) by the store in {}", short(first));
+    }
+}
+
+/// ` vbx(VVWWWSSS, VADD), operand A,`: which instruction, and where in it the racing bytes are.
+fn vector_use(v: &VectorUse) -> String {
+    let operands: Vec<_> = v.operands.iter().map(|o| o.name()).collect();
+    match operands.len() {
+        0 => format!(" {},", v.insn()),
+        1 => format!(" {}, operand {},", v.insn(), operands[0]),
+        _ => format!(" {}, operands {},", v.insn(), operands.join(" and ")),
     }
 }
 

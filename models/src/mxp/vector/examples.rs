@@ -337,7 +337,10 @@ fn footprint_names_only_the_operands_read() {
     let addc = VectorInsn { op: Opcode::Vaddc, ..base };
     assert_eq!(footprint(&addc, &shape, &mask).reads, [range(0x10, 8), range(0x20, 4)]);
     let scalar = VectorInsn { src_a: SrcA::Scalar(0x10), src_b: SrcB::Enumerated, ..base };
-    assert_eq!(footprint(&scalar, &shape, &mask), Footprint { reads: vec![], writes: vec![range(0x30, 16)] });
+    assert_eq!(
+        footprint(&scalar, &shape, &mask),
+        Footprint { reads: vec![], a_reads: 0, writes: vec![range(0x30, 16)] }
+    );
     let cmv = VectorInsn { op: Opcode::Vcmv(Test::Gtz), ..base };
     assert_eq!(footprint(&cmv, &shape, &mask).reads, [range(0x10, 8), range(0x20, 4)]);
 }
