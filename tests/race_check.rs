@@ -63,7 +63,7 @@ fn json_reports_carry_the_same_races() {
     let last = &findings[3];
     assert_eq!(last["class"], "ur/wb");
     assert_eq!(last["objects"][0]["name"], "shared");
-    let top = &last["b"]["site"]["top_user_frame"];
+    let top = &last["b"]["top_user_frame"];
     assert_eq!(format!("{}:{}", top["file"].as_str().unwrap(), top["line"]), tail);
     assert_eq!(last["fix"]["kind"], "align");
     assert_eq!(last["facts"][1]["missing"], "flush");
@@ -165,7 +165,9 @@ fn verdict(args: &[&str]) -> serde_json::Value {
     let o = mxpsim(&all);
     assert!(matches!(o.status.code(), Some(0 | 66)), "{args:?}: {}", stderr(&o));
     let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    // The event count and the machine itself differ by design.
     v.as_object_mut().unwrap().remove("events");
+    v.as_object_mut().unwrap().remove("machine");
     strip_cycles(&mut v);
     v
 }

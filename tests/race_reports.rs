@@ -104,7 +104,7 @@ fn vector_use(finding: &Value) -> Option<String> {
 }
 
 fn top_line(side: &Value, file: &str) -> Option<u64> {
-    let top = &side["site"]["top_user_frame"];
+    let top = &side["top_user_frame"];
     (top["file"].as_str() == Some(file)).then(|| top["line"].as_u64()).flatten()
 }
 

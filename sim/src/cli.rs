@@ -185,6 +185,10 @@ struct ReportArgs {
     #[arg(long, value_name = "GLOB", value_parser = parse_glob)]
     user_code: Vec<globset::Glob>,
 
+    /// SARIF reports give source files relative to DIR [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    source_root: Option<PathBuf>,
+
     /// Findings not to report (ThreadSanitizer's syntax: race:, race_top:, plus class: and
     /// object:; see README). With -v the report lists what each suppression matched.
     #[arg(long, value_name = "FILE")]
@@ -206,6 +210,7 @@ impl ReportArgs {
             (!self.user_code.is_empty(), "--user-code"),
             (self.race_exitcode.is_some(), "--race-exitcode"),
             (self.suppressions.is_some(), "--suppressions"),
+            (self.source_root.is_some(), "--source-root"),
         ]
         .into_iter()
         .filter_map(|(given, name)| given.then_some(name))
@@ -479,7 +484,7 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     // The race report is delivered whatever else failed.
     let races = match race {
         Some(race) => {
-            let found = (&race.finish(), &source, &notes, &end);
+            let found = Checked { findings: &race.finish(), source: &source, notes: &notes, end: &end, machine: Some(&config) };
             report_races(&args.report, report_out, &suppressions, found)?
         }
         None => 0,
@@ -520,15 +525,20 @@ fn race_checker(report: &ReportArgs, geometry: CacheGeometry, halt_on_race: bool
     RaceCheck::new(config, halt_on_race).map_err(|e| Fatal(Failure::InvalidConfig, e.to_string()))
 }
 
-/// Builds and prints the race report of what a check `found` (its findings, the firmware's
-/// sources and notes, how the run ended); returns the number of findings no suppression
-/// matched.
-fn report_races(
-    args: &ReportArgs,
-    out: ReportOut,
-    suppressions: &[Suppression],
-    (findings, source, notes, end): (&Findings, &SourceMap, &RunNotes, &RunEnd),
-) -> Result<usize, Fatal> {
+/// What a race check found, with what its report needs to name it.
+struct Checked<'a> {
+    findings: &'a Findings,
+    source: &'a SourceMap,
+    notes: &'a RunNotes,
+    end: &'a RunEnd,
+    /// The machine of the run (`detect` knows only the trace's cache geometry).
+    machine: Option<&'a MachineConfig>,
+}
+
+/// Builds and prints the race report of what a check `found`; returns the number of findings
+/// no suppression matched.
+fn report_races(args: &ReportArgs, out: ReportOut, suppressions: &[Suppression], found: Checked) -> Result<usize, Fatal> {
+    let Checked { findings, source, notes, end, machine } = found;
     let colour =
         matches!(out, ReportOut::Stderr) && io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let user_code = (!args.user_code.is_empty()).then(|| {
@@ -544,8 +554,14 @@ fn report_races(
     let verbose = tracing::enabled!(tracing::Level::INFO);
     let text = match args.report_format.unwrap_or(ReportFormat::Human) {
         ReportFormat::Human => report::text::render(&built, colour, verbose),
-        ReportFormat::Json => report::json::render(&built),
-        ReportFormat::Sarif => report::json::render(&built),
+        ReportFormat::Json => report::json::render(&built, machine),
+        ReportFormat::Sarif => {
+            let root = match &args.source_root {
+                Some(dir) => dir.clone(),
+                None => std::env::current_dir().unwrap_or_default(),
+            };
+            report::sarif::render(&built, &report::sarif::SourceRoot(&root))
+        }
     };
     out.write(&text)?;
     Ok(built.findings.len())
@@ -611,7 +627,8 @@ fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
         }
     }
     let end = end.ok_or_else(|| bad_trace(TraceError::Truncated))?;
-    let races = report_races(&args.report, out, &suppressions, (&race.finish(), &source, &notes, &end))?;
+    let found = Checked { findings: &race.finish(), source: &source, notes: &notes, end: &end, machine: None };
+    let races = report_races(&args.report, out, &suppressions, found)?;
     // The recorded run's failure is not this command's: only races decide.
     Ok(exit_code::exit_status(Ok(0), races, args.report.race_exitcode()))
 }

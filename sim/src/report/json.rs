@@ -1,10 +1,16 @@
 //! The JSON report: the model as data, with the text renderer's sentences only where a
-//! field is explicitly prose (`why_text`, `fix.text`).
+//! field is explicitly prose (`why_text`, `fix.text`). Versioned by [`SCHEMA_VERSION`] and
+//! documented by `schemas/race-report.schema.json`, which every report the tests produce
+//! must validate against (a field added here without the schema fails them).
 
 use super::model::*;
 use super::text;
 use mxpsim_detector::event::Space;
 use serde_json::{json, Value};
+
+/// The report's format version: raised when a field changes meaning or goes away (added
+/// fields keep it).
+pub const SCHEMA_VERSION: u32 = 1;
 
 /// How many byte ranges a finding lists.
 const RANGES: usize = 64;
@@ -30,6 +36,7 @@ fn site(s: &Site) -> Value {
         "pc": hex(s.pc),
         "cycle": s.cycle,
         "stack": s.stack.iter().map(frame_json).collect::<Vec<_>>(),
+        "stack_truncated": s.truncated,
         "top_user_frame": s.top_user_frame().map(frame_json),
     })
 }
@@ -102,15 +109,17 @@ fn facts(o: &Ordering) -> Value {
     }
 }
 
+/// A side: its node (kind, position, final interval), where it comes from (the site's
+/// position, pc, cycle and stack, `#0` innermost), and what ends it.
 fn side(s: &Side) -> Value {
-    json!({
+    let mut value = site(&s.site);
+    let fields = json!({
         "kind": s.kind.to_string(),
         "short": s.kind.short(),
         "cache_line": s.node.id.line.map(hex),
-        "cpu_node": s.node.id.pos,
+        "node_pos": s.node.id.pos,
         "pred": s.node.pred,
         "succ": s.node.succ,
-        "site": site(&s.site),
         "end": s.end.as_ref().map(landmark),
         "last_store": s.last_store_known,
         "first_store": s.first_store.as_ref().map(site),
@@ -118,7 +127,10 @@ fn side(s: &Side) -> Value {
         "vector": s.vector.as_ref().map(|v| json!({
             "call": v.call, "mode": v.mode, "opcode": v.opcode, "operands": v.operands.iter().map(|o| o.name()).collect::<Vec<_>>(),
         })),
-    })
+    });
+    let object = value.as_object_mut().expect("a site is an object");
+    object.extend(fields.as_object().expect("an object").clone());
+    value
 }
 
 /// A line object the cache side's access touched: the side (`a`/`b`) and the object's index.
@@ -151,12 +163,26 @@ fn finding(f: &Finding) -> Value {
     })
 }
 
-pub fn render(report: &Report) -> String {
+/// Renders `report`; `machine` is the configuration the run used (`None` for `detect`,
+/// which knows only the trace's cache geometry).
+pub fn render(report: &Report, machine: Option<&crate::config::MachineConfig>) -> String {
     let value = json!({
-        "findings": report.findings.iter().map(finding).collect::<Vec<_>>(),
-        "occurrences": report.occurrences(),
+        "schema_version": SCHEMA_VERSION,
+        "tool": {"name": "mxpsim", "version": env!("CARGO_PKG_VERSION")},
+        "outcome": report.outcome,
+        "complete": report.outcome.complete(),
+        "machine": machine,
         "events": report.events,
         "stream_errors": report.stream_errors,
+        "races": report.findings.len(),
+        "suppressed": report.suppressed.len(),
+        "occurrences": report.occurrences(),
+        "findings": report.findings.iter().map(finding).collect::<Vec<_>>(),
+        "suppressed_findings": report.suppressed.iter().map(finding).collect::<Vec<_>>(),
+        "suppressions": report.suppressions.iter().map(|u| json!({
+            "rule": u.suppression.to_string(), "line": u.suppression.line,
+            "findings": u.findings, "occurrences": u.occurrences,
+        })).collect::<Vec<_>>(),
     });
     serde_json::to_string_pretty(&value).expect("plain data") + "\n"
 }

@@ -7,12 +7,13 @@
 //! * this module: [`build`], which groups races by root cause (one finding per pair of
 //!   top user frames and kinds) and decides each finding's facts and fix;
 //! * [`suppress`]: suppressions, which move findings aside before rendering;
-//! * [`text`] and [`json`]: renderings of the model (nothing is analysed there).
+//! * [`text`], [`json`] and [`sarif`]: renderings of the model (nothing is analysed there).
 
 pub mod enrich;
 pub mod facts;
 pub mod json;
 pub mod model;
+pub mod sarif;
 pub mod suppress;
 pub mod text;
 

@@ -173,9 +173,10 @@ fn accessed(s: &Side) -> String {
     s.accessed.map_or(String::new(), |r| format!(" ({} byte{} at {:#010x})", r.len, plural(r.len as u64), r.start))
 }
 
-fn side(out: &mut String, label: &str, s: &Side) {
+/// One side in a line: `write-back of line 0x80430000, dirty since … at cycle 7664368`.
+pub fn side_title(s: &Side) -> String {
     let cycle = s.site.cycle;
-    let what = match s.kind {
+    match s.kind {
         NodeKind::WriteBack => {
             let which = if s.last_store_known {
                 "the last store to it before the other side"
@@ -183,22 +184,23 @@ fn side(out: &mut String, label: &str, s: &Side) {
                 "the store that dirtied it"
             };
             let size = accessed(s);
-            format!(
-                "write-back of line {:#010x}, dirty since {which}{size} at cycle {cycle}:",
-                s.node.id.line.unwrap_or(0)
-            )
+            format!("write-back of line {:#010x}, dirty since {which}{size} at cycle {cycle}", s.node.id.line.unwrap_or(0))
         }
         NodeKind::Alloc => {
-            format!("fill of line {:#010x} for the access at cycle {cycle}:", s.node.id.line.unwrap_or(0))
+            format!("fill of line {:#010x} for the access at cycle {cycle}", s.node.id.line.unwrap_or(0))
         }
         NodeKind::Vector => {
             let insn = s.vector.as_ref().map_or(String::new(), vector_use);
-            format!("{}{insn} requested at cycle {cycle}:", kind_words(s.kind))
+            format!("{}{insn} requested at cycle {cycle}", kind_words(s.kind))
         }
-        k if k.is_engine() => format!("{} requested at cycle {cycle}:", kind_words(k)),
-        k => format!("{} at cycle {cycle}:", kind_words(k)),
-    };
-    let _ = writeln!(out, "  {label}: {what}");
+        k if k.is_engine() => format!("{} requested at cycle {cycle}", kind_words(k)),
+        k => format!("{} at cycle {cycle}", kind_words(k)),
+    }
+}
+
+fn side(out: &mut String, label: &str, s: &Side) {
+    let what = side_title(s);
+    let _ = writeln!(out, "  {label}: {what}:");
     stack(out, &s.site, "      ");
     match (&s.end, s.kind) {
         (Some(end), _) => {
@@ -331,13 +333,13 @@ fn ordering_fix(f: &Finding) -> String {
     }
 }
 
+/// What races, in words: `write-back of a dirty cache line vs DMA read of DRAM (vbx_dma_to_vector)`.
+pub fn title(f: &Finding) -> String {
+    format!("{} vs {}", kind_words(f.sides[0].kind), kind_words(f.sides[1].kind))
+}
+
 fn finding(out: &mut String, f: &Finding, n: usize, total: usize, colour: bool) {
-    let head = format!(
-        "data race {n} of {total}: {} vs {} ({})",
-        kind_words(f.sides[0].kind),
-        kind_words(f.sides[1].kind),
-        f.class()
-    );
+    let head = format!("data race {n} of {total}: {} ({})", title(f), f.class());
     let head =
         if colour { crossterm::style::Stylize::bold(crossterm::style::Stylize::red(head)).to_string() } else { head };
     let _ = writeln!(out, "{head}");
