@@ -113,7 +113,18 @@ fn stats_and_sweep_tables_validate() {
     let sweep = validator("sweep.schema.json");
     let file = temp("sweep.json");
     let apps = [elf("apps", "vbw_vec_add_2021"), elf("tests", "tohost_fail")];
-    let o = mxpsim(&["sweep", "--exit-zero", "--line", "16,64", "--max-insns", "3000000", "--json", &file, &apps[0], &apps[1]]);
+    let o = mxpsim(&[
+        "sweep",
+        "--exit-zero",
+        "--line",
+        "16,64",
+        "--max-insns",
+        "3000000",
+        "--json",
+        &file,
+        &apps[0],
+        &apps[1],
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     all.extend(problems(&sweep, &file, &load(&file)));
     assert!(all.is_empty(), "{}", all.join("\n"));

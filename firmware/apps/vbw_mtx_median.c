@@ -8,8 +8,8 @@
  * Race-relevant skeleton (sdk-programs.md section 2.6): two cached buffers (malloc:
  * scalar_in, scalar_out), then two shared ones (vbx_shared_malloc: vector_in, vector_out)
  * from the same heap, 64 KiB each. scalar_out (cached, right before vector_in) is zeroed
- * before vector_in is written and written again by the scalar filter; nothing flushes it
- * before the first band of vector_in is DMA'd in. The routine DMAs the image in and the
+ * before vector_in is written (the scalar filter rewrites rows 0..122, not the tail); nothing
+ * flushes it before the first band of vector_in is DMA'd in. The routine DMAs the image in and the
  * result out in bands (2-D DMAs) and ends with the only vbx_sync(); the program then reads
  * vector_out uncached.
  *

@@ -12,8 +12,8 @@
  * (vbx_shared_malloc: sample, coeffs, vector_out) from the same heap; zero scalar_out, then
  * vector_out; generate the samples into scalar_sample and copy 4096 of them into sample, the
  * same for the coefficients; zero the 16 padding samples of both sample arrays; nothing is
- * flushed, so scalar_out's tail (zeroed before sample was written, then written by the scalar
- * filter) may share a line with the head of sample, which the routine DMAs in. The routine
+ * flushed, so scalar_out's last line (zeroed before sample was written; the scalar filter writes
+ * outputs 0..4079 only) may share a line with sample's head, which the routine DMAs in. The routine
  * ends with the only vbx_sync(). Then the three cached buffers and the three shared ones are
  * freed; the next type allocates afresh. With picolibc's first-fit malloc every type's
  * buffers start where the previous type's did, so a wider type's cached buffers cover the

@@ -243,6 +243,11 @@ enum ReportFormat {
 }
 
 impl ReportFormat {
+    /// A machine-readable format (not for a terminal shared with other output).
+    fn is_data(self) -> bool {
+        !matches!(self, ReportFormat::Human)
+    }
+
     fn name(self) -> String {
         clap::ValueEnum::to_possible_value(&self).expect("no variant is skipped").get_name().to_string()
     }
@@ -484,7 +489,8 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     // The race report is delivered whatever else failed.
     let races = match race {
         Some(race) => {
-            let found = Checked { findings: &race.finish(), source: &source, notes: &notes, end: &end, machine: Some(&config) };
+            let found =
+                Checked { findings: &race.finish(), source: &source, notes: &notes, end: &end, machine: Some(&config) };
             report_races(&args.report, report_out, &suppressions, found)?
         }
         None => 0,
@@ -495,9 +501,12 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     Ok(exit_code::exit_status(end.status(), races, args.report.race_exitcode()))
 }
 
-/// Where the race report goes: standard error, or the `--report-file` created up front.
+/// Where the race report goes: the `--report-file` created up front; else a human report
+/// to standard error (after the firmware's own output) and, for `detect`, which has no
+/// console to share, a machine-readable one to standard output.
 enum ReportOut {
     Stderr,
+    Stdout,
     File(OutFile),
 }
 
@@ -505,15 +514,23 @@ impl ReportOut {
     fn open(args: &ReportArgs) -> Result<ReportOut, Fatal> {
         Ok(match OutFile::create_opt("the race report", args.report_file.as_deref())? {
             Some(file) => ReportOut::File(file),
+            None if args.report_format.is_some_and(ReportFormat::is_data) => ReportOut::Stdout,
             None => ReportOut::Stderr,
         })
     }
 
     fn write(self, text: &str) -> Result<(), Fatal> {
+        use std::io::Write;
         match self {
             ReportOut::Stderr => {
                 eprint!("{text}");
                 Ok(())
+            }
+            ReportOut::Stdout => {
+                let mut out = io::stdout().lock();
+                out.write_all(text.as_bytes())
+                    .and_then(|()| out.flush())
+                    .map_err(io_error("the race report", Path::new("standard output")))
             }
             ReportOut::File(file) => file.write(text),
         }
@@ -537,7 +554,12 @@ struct Checked<'a> {
 
 /// Builds and prints the race report of what a check `found`; returns the number of findings
 /// no suppression matched.
-fn report_races(args: &ReportArgs, out: ReportOut, suppressions: &[Suppression], found: Checked) -> Result<usize, Fatal> {
+fn report_races(
+    args: &ReportArgs,
+    out: ReportOut,
+    suppressions: &[Suppression],
+    found: Checked,
+) -> Result<usize, Fatal> {
     let Checked { findings, source, notes, end, machine } = found;
     let colour =
         matches!(out, ReportOut::Stderr) && io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();

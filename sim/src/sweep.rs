@@ -186,8 +186,13 @@ pub fn table(rows: &[Row]) -> String {
 
 /// The rows as CSV (RFC 4180 quoting where needed).
 pub fn csv(rows: &[Row]) -> String {
-    let quote =
-        |s: &str| if s.contains([',', '"', ' ']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() };
+    let quote = |s: &str| {
+        if s.contains([',', '"', ' ', '\n', '\r']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_string()
+        }
+    };
     let mut out = String::from("program,cache,status,instructions,cycles,miss_rate,writebacks,races,signature\n");
     for r in rows {
         let _ = writeln!(

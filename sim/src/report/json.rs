@@ -5,7 +5,7 @@
 
 use super::model::*;
 use super::text;
-use mxpsim_detector::event::Space;
+use mxpsim_detector::event::{CacheOp, Space};
 use serde_json::{json, Value};
 
 /// The report's format version: raised when a field changes meaning or goes away (added
@@ -80,7 +80,12 @@ fn landmark(l: &Landmark) -> Value {
         LandmarkKind::Sync => "sync".to_string(),
         LandmarkKind::Request => "request".to_string(),
         LandmarkKind::Maintenance { op, whole_cache } => {
-            format!("{op:?}{}", if whole_cache { " all" } else { " line" }).to_lowercase()
+            let op = match op {
+                CacheOp::Clean => "clean",
+                CacheOp::Flush => "flush",
+                CacheOp::Inval => "inval",
+            };
+            format!("{op} {}", if whole_cache { "all" } else { "line" })
         }
     };
     json!({"what": what, "site": site(&l.site)})
@@ -146,7 +151,7 @@ fn finding(f: &Finding) -> Value {
         "space": match f.space { Space::Dram => "DRAM", Space::Scratchpad => "scratchpad" },
         "a": side(&f.sides[0]),
         "b": side(&f.sides[1]),
-        "bytes": f.bytes.iter().take(RANGES).map(|b| json!({"start": format!("{:#x}", b.start), "len": b.len})).collect::<Vec<_>>(),
+        "bytes": f.bytes.iter().take(RANGES).map(|b| json!({"start": hex(b.start), "len": b.len})).collect::<Vec<_>>(),
         "byte_ranges": f.bytes.len(),
         "byte_count": f.bytes.iter().map(|b| b.len as u64).sum::<u64>(),
         "cache_lines": f.cache_lines,
@@ -180,7 +185,7 @@ pub fn render(report: &Report, machine: Option<&crate::config::MachineConfig>) -
         "findings": report.findings.iter().map(finding).collect::<Vec<_>>(),
         "suppressed_findings": report.suppressed.iter().map(finding).collect::<Vec<_>>(),
         "suppressions": report.suppressions.iter().map(|u| json!({
-            "rule": u.suppression.to_string(), "line": u.suppression.line,
+            "suppression": u.suppression.to_string(), "line": u.suppression.line,
             "findings": u.findings, "occurrences": u.occurrences,
         })).collect::<Vec<_>>(),
     });

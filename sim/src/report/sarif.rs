@@ -45,7 +45,9 @@ pub fn render(report: &Report, root: &SourceRoot) -> String {
                 .map(|(id, title)| {
                     sarif::ReportingDescriptor::builder()
                         .id(id.as_str())
-                        .short_description(sarif::MultiformatMessageString::builder().text(format!("data race: {title}")).build())
+                        .short_description(
+                            sarif::MultiformatMessageString::builder().text(format!("data race: {title}")).build(),
+                        )
                         .default_configuration(
                             sarif::ReportingConfiguration::builder().level(serde_json::json!("error")).build(),
                         )
@@ -58,7 +60,10 @@ pub fn render(report: &Report, root: &SourceRoot) -> String {
         .execution_successful(report.outcome.complete())
         .properties(
             sarif::PropertyBag::builder()
-                .additional_properties([("outcome".to_string(), serde_json::to_value(&report.outcome).expect("plain data"))])
+                .additional_properties([(
+                    "outcome".to_string(),
+                    serde_json::to_value(&report.outcome).expect("plain data"),
+                )])
                 .build(),
         )
         .build();
@@ -92,8 +97,12 @@ fn result(f: &Finding, suppressed: Option<&str>, rules: &[(String, String)], roo
         text::short(&f.sides[1].site),
         text::fix(f)
     );
-    let locations: Vec<sarif::Location> =
-        f.sides.iter().filter_map(|s| s.site.top_user_frame()).filter_map(|frame| location(frame, None, root)).collect();
+    let locations: Vec<sarif::Location> = f
+        .sides
+        .iter()
+        .filter_map(|s| s.site.top_user_frame())
+        .filter_map(|frame| location(frame, None, root))
+        .collect();
     let flows = sarif::CodeFlow::builder()
         .thread_flows(f.sides.iter().zip(["A", "B"]).map(|(s, label)| thread_flow(s, label, root)).collect::<Vec<_>>())
         .build();
@@ -131,8 +140,9 @@ fn thread_flow(s: &Side, label: &str, root: &SourceRoot) -> sarif::ThreadFlow {
         .map(|(i, frame)| {
             let message = frame.source.function.clone().unwrap_or_else(|| format!("{:#010x}", frame.source.pc));
             let mut step = sarif::ThreadFlowLocation::builder().nesting_level((depth - 1 - i) as i64).build();
-            step.location = location(frame, Some(message.clone()), root)
-                .or_else(|| Some(sarif::Location::builder().message(sarif::Message::builder().text(message).build()).build()));
+            step.location = location(frame, Some(message.clone()), root).or_else(|| {
+                Some(sarif::Location::builder().message(sarif::Message::builder().text(message).build()).build())
+            });
             step
         })
         .collect::<Vec<_>>();

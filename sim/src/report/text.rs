@@ -184,7 +184,10 @@ pub fn side_title(s: &Side) -> String {
                 "the store that dirtied it"
             };
             let size = accessed(s);
-            format!("write-back of line {:#010x}, dirty since {which}{size} at cycle {cycle}", s.node.id.line.unwrap_or(0))
+            format!(
+                "write-back of line {:#010x}, dirty since {which}{size} at cycle {cycle}",
+                s.node.id.line.unwrap_or(0)
+            )
         }
         NodeKind::Alloc => {
             format!("fill of line {:#010x} for the access at cycle {cycle}", s.node.id.line.unwrap_or(0))
