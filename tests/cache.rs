@@ -159,14 +159,16 @@ fn recorded_trace_is_the_event_stream() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let reader = TraceReader::new(std::io::BufReader::new(std::fs::File::open(&file).unwrap())).unwrap();
     assert_eq!(reader.header.geometry, CacheGeometry { line_size: 32, write_back: WriteBack::Line });
-    let (mut recorded, mut heap, mut calls) = (Vec::new(), Vec::new(), None);
+    let (mut recorded, mut heap, mut calls, mut end) = (Vec::new(), Vec::new(), None, None);
     for frame in reader {
         match frame.unwrap() {
             Frame::Event(e) => recorded.push(e),
             Frame::Heap(h) => heap.push(h),
             Frame::Calls(nodes) => calls = Some(nodes),
+            Frame::End(how) => end = Some(how),
         }
     }
+    assert_eq!(end.as_deref(), Some(r#"{"kind":"exited","status":0}"#), "the file ends with how the run ended");
 
     // The same run in-process, collecting the events (and the heap blocks) in memory.
     let config = MachineConfig::default();

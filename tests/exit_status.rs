@@ -81,6 +81,8 @@ fn a_suppressed_race_leaves_the_firmware_status() {
         let o = mxpsim(&["--race-check", "--cache", "line=64", "--suppressions", &supp, &app]);
         assert_eq!(o.status.code(), Some(status), "{text}: {}", stderr(&o));
     }
+    let o = mxpsim(&["--race-check", "--halt-on-race", "--suppressions", &supp, &app]);
+    assert_eq!(o.status.code(), Some(2), "the first race may be a suppressed one");
     std::fs::write(&supp, "thread:x\n").unwrap();
     let o = mxpsim(&["--race-check", "--suppressions", &supp, &app]);
     assert_eq!(o.status.code(), Some(110), "{}", stderr(&o));

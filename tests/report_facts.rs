@@ -15,6 +15,7 @@ use common::{config, reference, stream};
 use mxpsim_detector::event::{Access, CacheOp, Event, Pos, Range, Scope};
 use mxpsim_detector::node::NodeKind;
 use mxpsim_models::events::EventSink;
+use mxpsim_sim::exit_code::RunEnd;
 use mxpsim_sim::machine::RunNotes;
 use mxpsim_sim::race_check::RaceCheck;
 use mxpsim_sim::report::model::{LandmarkKind, Ordering};
@@ -102,7 +103,7 @@ proptest! {
         }
         let findings = check.finish();
         let source = SourceMap::new(Default::default(), None);
-        let report = build(&findings, &source, &RunNotes::default(), &Options::default());
+        let report = build(&findings, &source, &RunNotes::default(), &Options::default(), RunEnd::Exited { status: 0 });
         let analysis = reference(config, &events);
         let cpu = cpu_nodes(&events);
         for f in &report.findings {

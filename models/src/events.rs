@@ -9,8 +9,9 @@ pub trait EventSink {
     const ENABLED: bool = true;
     fn emit(&mut self, event: Event);
     /// The CPU nodes received so far: the position of the latest on the CPU timeline (what
-    /// an engine node names its request by). The sink numbers them, so that a consumer that
-    /// counts them anyway (the detector) is the only counter.
+    /// an engine node names its request by). The sink numbers them, so that the producer
+    /// need not count them too: the race checker answers with its detector's count, a
+    /// trace writer on its own counts them itself.
     fn position(&self) -> Pos;
     /// True once the sink wants the run to stop (a race checker told to halt on the first
     /// race). Checked after every CPU load and store.

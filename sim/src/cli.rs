@@ -143,7 +143,7 @@ struct RunArgs {
     record_trace: Option<PathBuf>,
 
     /// Detect data races between the CPU (and its cache) and the accelerator while running;
-    /// exit status 66 when any is found.
+    /// exit status 66 (or --race-exitcode) when races no suppression matches are found.
     #[arg(long)]
     race_check: bool,
 
@@ -435,6 +435,10 @@ fn check_run_options(args: &RunArgs) -> Result<(), Fatal> {
             return usage(format!("{option} needs --race-check"));
         }
     }
+    if args.halt_on_race && args.report.suppressions.is_some() {
+        // The run would stop at a race that a suppression may match, before any other.
+        return usage("--halt-on-race cannot be used with --suppressions".into());
+    }
     match args.report.report_format {
         Some(format @ (ReportFormat::Json | ReportFormat::Sarif)) if args.report.report_file.is_none() => {
             usage(format!(
@@ -578,10 +582,9 @@ fn report_races(
         ReportFormat::Human => report::text::render(&built, colour, verbose),
         ReportFormat::Json => report::json::render(&built, machine),
         ReportFormat::Sarif => {
-            let root = match &args.source_root {
-                Some(dir) => dir.clone(),
-                None => std::env::current_dir().unwrap_or_default(),
-            };
+            // Relative to the current directory, as DWARF's absolute paths are.
+            let cwd = std::env::current_dir().unwrap_or_default();
+            let root = args.source_root.as_ref().map_or(cwd.clone(), |dir| cwd.join(dir));
             report::sarif::render(&built, &report::sarif::SourceRoot(&root))
         }
     };

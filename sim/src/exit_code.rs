@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 pub enum Failure {
     /// The command line is wrong (clap's convention).
     Usage = 2,
-    /// The firmware file cannot be read.
+    /// The firmware file (or `detect`'s trace) cannot be read.
     Unreadable = 101,
     /// The file is not an ELF file, or its ELF structures are broken.
     NotElf = 102,
@@ -82,7 +82,7 @@ impl Failure {
     pub fn meaning(self) -> &'static str {
         match self {
             Failure::Usage => "bad command line",
-            Failure::Unreadable => "the firmware file cannot be read",
+            Failure::Unreadable => "the firmware file (or, for `detect`, the trace) cannot be read",
             Failure::NotElf => "not an ELF file, or a malformed one",
             Failure::Elf64 => "a 64-bit ELF file",
             Failure::BigEndian => "a big-endian ELF file",

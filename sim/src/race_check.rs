@@ -181,11 +181,16 @@ impl RaceCheck {
         for race in self.detector.fresh() {
             // Only the first race of a key counts: it is the one the report keeps.
             let key = race.key();
-            if let Some(vector) = [&race.a, &race.b].into_iter().find(|n| n.id.kind == NodeKind::Vector) {
-                if !self.vector_sides.contains_key(&key) {
-                    if let Some(side) = self.vector_side(vector.id.pos, &race.bytes, current) {
-                        self.vector_sides.insert(key, side);
-                    }
+            let vector_other = match (race.a.id.kind, race.b.id.kind) {
+                (NodeKind::Vector, _) => Some((&race.a, race.b.id.kind)),
+                (_, NodeKind::Vector) => Some((&race.b, race.a.id.kind)),
+                _ => None,
+            };
+            if let Some((vector, other)) = vector_other.filter(|_| !self.vector_sides.contains_key(&key)) {
+                // Against a node that only reads the scratchpad, only D's writes conflict.
+                let other_writes = matches!(other, NodeKind::CpuSpWrite | NodeKind::DmaToScratchpad);
+                if let Some(side) = self.vector_side(vector.id.pos, &race.bytes, other_writes, current) {
+                    self.vector_sides.insert(key, side);
                 }
             }
             let (cache, other) = match (race.a.id.kind.is_cache(), race.b.id.kind.is_cache()) {
@@ -212,8 +217,9 @@ impl RaceCheck {
     }
 
     /// The vector node of `request` (the event being observed, or one kept since the last
-    /// sync) and which of its operands touch `bytes`.
-    fn vector_side(&self, request: Pos, bytes: &[Range], current: &Event) -> Option<VectorSide> {
+    /// sync) and which of its operands conflict on `bytes` with the other side: its reads
+    /// only if the other side writes.
+    fn vector_side(&self, request: Pos, bytes: &[Range], other_writes: bool, current: &Event) -> Option<VectorSide> {
         let (insn, a_reads, reads, writes) = match current {
             Event::Vector { request: r, insn, a_reads, reads, writes, .. } if *r == request => {
                 (*insn, *a_reads, reads.as_slice(), writes.as_slice())
@@ -225,7 +231,7 @@ impl RaceCheck {
         };
         let touches = |ranges: &[Range]| ranges.iter().any(|r| bytes.iter().any(|b| b.overlaps(*r)));
         let (a, b) = reads.split_at((a_reads as usize).min(reads.len()));
-        Some(VectorSide { insn, a: touches(a), b: touches(b), d: touches(writes) })
+        Some(VectorSide { insn, a: other_writes && touches(a), b: other_writes && touches(b), d: touches(writes) })
     }
 
     #[cold]

@@ -101,7 +101,8 @@ pub enum VectorError {
 /// elements). Pure: the engine uses it for bounds checks, interlocks and events before the
 /// instruction runs.
 ///
-/// Rows come in execution order; per row, A's then B's range is read (operands the
+/// Reads list A's rows, then B's (in execution order each; `a_reads` counts A's), writes
+/// D's rows in execution order (operands the
 /// instruction does not read are left out: B of VMOV, A of a mask set-up, scalars and the
 /// enumeration) and D's range is written (one element with MOD_ACC; nothing for a mask
 /// set-up). Empty ranges are left out.

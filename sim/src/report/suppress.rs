@@ -2,7 +2,9 @@
 //! reported again. ThreadSanitizer's syntax, one `KIND:PATTERN` per line, `#` comments and
 //! blank lines ignored:
 //!
-//! * `race:PATTERN` — any frame of either side's stack (function name or source file);
+//! * `race:PATTERN` — any frame of either side's stack (function name or source file): the
+//!   access, the request, or for a write-back the store a flush must follow (not the store
+//!   that first dirtied the line, which may be anyone's);
 //! * `race_top:PATTERN` — the top frames only: each side's innermost frame and its first
 //!   frame in the firmware's own code (the one the headline names);
 //! * `class:PATTERN` — the race class (`wb/dma_r`) or its rule id (`write-back-vs-dma-read`);
@@ -121,17 +123,12 @@ impl Suppression {
     pub fn matches(&self, finding: &Finding) -> bool {
         let hit = |text: &str| matches(&self.pattern, text);
         match self.kind {
-            Kind::Race => finding.sides.iter().flat_map(side_frames).any(|frame| frame_texts(frame).any(hit)),
+            Kind::Race => finding.sides.iter().flat_map(|s| &s.site.stack).any(|frame| frame_texts(frame).any(hit)),
             Kind::RaceTop => finding.sides.iter().flat_map(top_frames).any(|frame| frame_texts(frame).any(hit)),
             Kind::Class => hit(&finding.class()) || hit(&finding.rule()),
             Kind::Object => finding.objects.iter().flat_map(object_names).any(|name| hit(&name)),
         }
     }
-}
-
-/// Every frame of a side's stacks (its site and, for a write-back, the epoch's first store).
-fn side_frames(side: &Side) -> impl Iterator<Item = &super::model::Frame> {
-    side.site.stack.iter().chain(side.first_store.iter().flat_map(|s| s.stack.iter()))
 }
 
 /// A side's innermost frame and its first user frame.
