@@ -170,3 +170,29 @@ fn runs_are_byte_identical() {
     let b = run(&temp_file("b.trace", b""));
     assert!(a == b, "two runs of the same ELF differ");
 }
+
+/// `--signature` dumps `begin_signature`..`end_signature` as the CPU sees it, in Spike's
+/// format. Expected from signature.c: words (i + 1) * 0x11111111 for i < 4, then the
+/// initial 0xdeadbeef; the same with and without a write-back cache holding them dirty.
+#[test]
+fn signature_dump_is_spikes_format() {
+    let elf = firmware("signature");
+    let words = ["11111111", "22222222", "33333333", "44444444", "deadbeef"];
+    for cache in ["size=32K", "off"] {
+        let file = temp(&format!("sig-{cache}.txt"));
+        let o = mxpsim(&["run", "--cache", cache, "--signature", &file, &elf]);
+        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), words.map(|w| format!("{w}\n")).concat());
+    }
+    // 8 bytes a line: the higher word first; the last line padded with zero bytes.
+    let file = temp("sig8.txt");
+    let o = mxpsim(&["run", "--signature", &file, "--signature-granularity", "8", &elf]);
+    assert_eq!(o.status.code(), Some(0));
+    let want = "2222222211111111\n4444444433333333\n00000000deadbeef\n";
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), want);
+    // A firmware without the symbols fails before running.
+    let o = mxpsim(&["run", "--signature", &file, &firmware("hello")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no `begin_signature` symbol"));
+    assert!(o.stdout.is_empty(), "the firmware did not run");
+}

@@ -4,7 +4,7 @@ use crate::config::{parse_size, MachineConfig};
 use crate::elf;
 use crate::event_trace::{Frame, TraceError, TraceReader, TraceWriter};
 use crate::exit_code::{self, Failure, RunEnd, RACES_FOUND};
-use crate::machine::{Machine, Outcome, RunNotes};
+use crate::machine::{signature_range, Machine, Outcome, RunNotes};
 use crate::race_check::{Findings, RaceCheck};
 use crate::report;
 use crate::report::suppress::{self, Suppression};
@@ -132,6 +132,16 @@ struct RunArgs {
     /// Print run statistics (instructions, cycles, cache) on standard error at the end.
     #[arg(long)]
     stats: bool,
+
+    /// At the end, write the signature region (`begin_signature`..`end_signature`, as the
+    /// architecture tests name it) to FILE in Spike's format.
+    #[arg(long, value_name = "FILE")]
+    signature: Option<PathBuf>,
+
+    /// Bytes per line of --signature (Spike's --signature-granularity).
+    #[arg(long, value_name = "N", default_value_t = 4, requires = "signature",
+          value_parser = clap::value_parser!(u32).range(1..=4096))]
+    signature_granularity: u32,
 
     /// Write the run statistics as JSON to FILE.
     #[arg(long, value_name = "FILE")]
@@ -461,6 +471,13 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     let report_out = ReportOut::open(&args.report)?;
     let suppressions = args.report.suppressions()?;
     let stats_out = OutFile::create_opt("the statistics", args.stats_json.as_deref())?;
+    let signature_out = match &args.signature {
+        Some(path) => {
+            let range = signature_range(&image.symbols).map_err(|e| Fatal(Failure::Usage, format!("--signature: {e}")))?;
+            Some((range, OutFile::create("the signature", path)?))
+        }
+        None => None,
+    };
     let cmdline = std::iter::once(path).chain(args.args.iter().cloned()).collect::<Vec<_>>().join(" ");
     let host = Semihost::new(Box::new(BufWriter::new(io::stdout())), Box::new(io::stderr()), cmdline, config.clock_hz);
     let race = match args.race_check {
@@ -474,7 +491,7 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
         }
         None => None,
     };
-    let outputs = Outputs { stats: stats_out };
+    let outputs = Outputs { stats: stats_out, signature: signature_out };
     // One monomorphised machine per combination of sinks: an unused sink costs nothing.
     let (end, race, recorder, notes, mut late) = match (race, recorder) {
         (None, None) => simulate(args, &config, image, host, (), outputs).map(|(e, (), n, l)| (e, None, None, n, l))?,
@@ -661,6 +678,8 @@ fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
 /// Output files of a run that are written once it has ended.
 struct Outputs {
     stats: Option<OutFile>,
+    /// The signature region and its file.
+    signature: Option<((u32, u32), OutFile)>,
 }
 
 /// Builds the machine with its event sink and runs it; prints why the run ended when that
@@ -698,6 +717,11 @@ fn simulate<S: EventSink>(
     if let Some(file) = outputs.stats {
         let json = serde_json::to_string_pretty(&stats).expect("statistics are plain data") + "\n";
         late = late.or(file.write(&json).err());
+    }
+    if let Some((range, file)) = outputs.signature {
+        let signature = machine.signature(range, args.signature_granularity);
+        let signature = signature.map_err(|e| Fatal(Failure::HostIo, format!("--signature: {e}")));
+        late = late.or(signature.and_then(|text| file.write(&text)).err());
     }
     explain(&machine, &outcome);
     let notes = machine.notes();

@@ -121,6 +121,17 @@ pub struct Machine<S: EventSink = ()> {
     heap: Option<HeapWatch>,
 }
 
+/// The signature region of an architecture test: the addresses of `begin_signature` and
+/// `end_signature` (checked before a run, so that a firmware without them fails at once).
+pub fn signature_range(symbols: &Symbols) -> Result<(u32, u32), String> {
+    let symbol = |name| symbols.addr_of(name).ok_or_else(|| format!("the firmware has no `{name}` symbol"));
+    let (begin, end) = (symbol("begin_signature")?, symbol("end_signature")?);
+    if end < begin {
+        return Err("`end_signature` lies before `begin_signature`".into());
+    }
+    Ok((begin, end))
+}
+
 impl<S: EventSink> Machine<S> {
     /// Builds the machine of `config` (already validated) and places `image` in it.
     pub fn new(config: &MachineConfig, image: Image, host: Semihost, sink: S) -> Result<Self, OutsideMemory> {
@@ -144,6 +155,24 @@ impl<S: EventSink> Machine<S> {
             }
         }
         Ok(Machine { hart: Hart::new(image.entry, &config.cpu), bus, symbols: image.symbols, host, heap: None })
+    }
+
+    /// The signature region of an architecture test (the bytes from the symbol
+    /// `begin_signature` up to `end_signature`), as the CPU sees it (through the cache), in
+    /// Spike's `+signature=` format: one line per `granularity` bytes, each line the bytes
+    /// from its last to its first in hex (a 4-byte line is the little-endian word), bytes past
+    /// the end as `00`.
+    pub fn signature(&self, (begin, end): (u32, u32), granularity: u32) -> Result<String, String> {
+        let mut bytes = vec![0; (end - begin) as usize];
+        self.bus.peek(begin, &mut bytes).map_err(|_| format!("the signature {begin:#010x}..{end:#010x} is not in memory"))?;
+        let mut out = String::new();
+        for line in bytes.chunks(granularity as usize) {
+            let padding = granularity as usize - line.len();
+            out.extend(std::iter::repeat_n("00", padding).map(str::to_string));
+            out.extend(line.iter().rev().map(|b| format!("{b:02x}")));
+            out.push('\n');
+        }
+        Ok(out)
     }
 
     /// Records the firmware's heap blocks from now on (for race reports).
