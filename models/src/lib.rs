@@ -16,6 +16,7 @@ pub mod cache;
 pub mod cpu;
 pub mod dram;
 pub mod events;
+pub mod htif;
 pub mod invalid;
 pub mod memory_system;
 pub mod mxp;

@@ -9,7 +9,7 @@
 //! | system control | `0x4000_0000`, 4 KiB | [`sysctl`] registers: whole-cache maintenance, cache and MXP parameters |
 //! | MXP instruction port | `0x4001_0000`, 256 B | 32-bit stores append command words, loads return replies ([`crate::mxp`]) |
 //! | MXP scratchpad | `0x5000_0000`, 256 KiB | uncached, byte addressable; not ordered with the engine's work |
-//! | `tohost` | inside DRAM, when the ELF has the symbol | riscv-tests convention: the first non-zero store stops the run |
+//! | `tohost` | inside DRAM, when the ELF has the symbol | HTIF ([`crate::htif`]): a verdict stops the run; console writes are served |
 //!
 //! Everything else is unmapped: an access there is an access fault.
 
@@ -19,6 +19,7 @@ use crate::cache::config::CacheConfig;
 use crate::cache::{Cache, Traffic};
 use crate::dram::Dram;
 use crate::events::EventSink;
+use crate::htif;
 use crate::invalid::InvalidField;
 use crate::mxp::config::{MxpConfig, PORT_SIZE};
 use crate::mxp::engine::{Mxp, MxpError};
@@ -140,8 +141,10 @@ pub struct MemorySystem<S: EventSink> {
     hit_stall: u64,
     axi: Axi,
     write_buffer: WriteBuffer,
-    tohost: Option<u32>,
+    tohost: Option<Tohost>,
     tohost_value: Option<u32>,
+    /// HTIF console bytes not yet handed to the host ([`MemorySystem::take_console`]).
+    console: Vec<u8>,
     mxp: Mxp,
     /// The cycle of the accelerator's next effect (cached [`Mxp::next_due`]): CPU accesses
     /// from that cycle on first let the accelerator catch up.
@@ -152,6 +155,15 @@ pub struct MemorySystem<S: EventSink> {
     /// The hart's call context ([`Bus::set_context`]), for the events' origins.
     ctx: u32,
     sink: S,
+}
+
+/// The HTIF words the firmware talks to the host through.
+#[derive(Clone, Copy, Debug)]
+struct Tohost {
+    addr: u32,
+    fromhost: Option<u32>,
+    /// A store wrote the low half only: the host has not looked at the word yet.
+    low_pending: bool,
 }
 
 impl<S: EventSink> MemorySystem<S> {
@@ -168,6 +180,7 @@ impl<S: EventSink> MemorySystem<S> {
             write_buffer: WriteBuffer::new(cache.write_buffer),
             tohost: None,
             tohost_value: None,
+            console: Vec::new(),
             mxp: Mxp::new(mxp),
             mxp_due: u64::MAX,
             mxp_error: None,
@@ -186,9 +199,16 @@ impl<S: EventSink> MemorySystem<S> {
         self.mxp_error.as_ref()
     }
 
-    /// Watches stores to the 8-byte `tohost` word at `addr` (it lies in DRAM).
-    pub fn watch_tohost(&mut self, addr: u32) {
-        self.tohost = Some(addr);
+    /// Serves the HTIF: watches stores to the 8-byte `tohost` word at `addr` (it lies in
+    /// DRAM), answering console writes in the `fromhost` word, if there is one.
+    pub fn watch_tohost(&mut self, addr: u32, fromhost: Option<u32>) {
+        self.tohost = Some(Tohost { addr, fromhost, low_pending: false });
+    }
+
+    /// The HTIF console bytes written since the last call (the run stops after each store
+    /// that writes one, so that the host prints them in order with its other output).
+    pub fn take_console(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.console)
     }
 
     /// The non-zero value the firmware wrote to `tohost`, if it has.
@@ -429,14 +449,35 @@ impl<S: EventSink> MemorySystem<S> {
         self.time_cache_traffic(traffic, now)
     }
 
-    /// After a store that touched `tohost`, latch its low word if it became non-zero.
+    /// After a store of `len` bytes at `addr` that touched `tohost`: once the word is written
+    /// (the store reaches its high half, or a store to the low half finds an earlier one
+    /// undecided), serve what it asks ([`htif::request`]).
     #[cold]
-    fn check_tohost(&mut self, tohost: u32) {
-        let mut word = [0; 4];
-        if self.peek(tohost, &mut word).is_ok() {
-            let value = u32::from_le_bytes(word);
-            if value != 0 && self.tohost_value.is_none() {
-                self.tohost_value = Some(value);
+    fn check_tohost(&mut self, addr: u32, len: u32) {
+        let Some(tohost) = self.tohost.as_mut() else { return };
+        let reaches_high = u64::from(addr) + u64::from(len) > u64::from(tohost.addr) + 4;
+        if !reaches_high && !tohost.low_pending {
+            tohost.low_pending = true;
+            return;
+        }
+        tohost.low_pending = false;
+        let (at, fromhost) = (tohost.addr, tohost.fromhost);
+        let mut word = [0; 8];
+        if self.peek(at, &mut word).is_err() {
+            return;
+        }
+        match htif::request(u64::from_le_bytes(word)) {
+            htif::Request::Wait => {}
+            htif::Request::Putchar { byte, reply } => {
+                self.console.push(byte);
+                // The host's side: no events, no timing (as a debugger's write).
+                let _ = self.poke(at, &[0; 8]);
+                if let Some(fromhost) = fromhost {
+                    let _ = self.poke(fromhost, &reply.to_le_bytes());
+                }
+            }
+            htif::Request::Exit(value) => {
+                self.tohost_value.get_or_insert(value);
             }
         }
     }
@@ -579,9 +620,9 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                     }
                     Some(_) => self.cached_write(addr, data, at.now),
                 };
-                if let Some(tohost) = self.tohost {
-                    if addr.wrapping_sub(tohost) < 8 || tohost.wrapping_sub(addr) < len as u32 {
-                        self.check_tohost(tohost);
+                if let Some(tohost) = &self.tohost {
+                    if addr.wrapping_sub(tohost.addr) < 8 || tohost.addr.wrapping_sub(addr) < len as u32 {
+                        self.check_tohost(addr, len as u32);
                     }
                 }
                 stall
@@ -622,7 +663,10 @@ impl<S: EventSink> Bus for MemorySystem<S> {
     }
 
     fn halt_requested(&self) -> bool {
-        self.tohost_value.is_some() || self.mxp_error.is_some() || (S::ENABLED && self.sink.wants_halt())
+        self.tohost_value.is_some()
+            || !self.console.is_empty()
+            || self.mxp_error.is_some()
+            || (S::ENABLED && self.sink.wants_halt())
     }
 
     fn peek(&self, addr: u32, buf: &mut [u8]) -> Result<(), MemFault> {

@@ -473,7 +473,8 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     let stats_out = OutFile::create_opt("the statistics", args.stats_json.as_deref())?;
     let signature_out = match &args.signature {
         Some(path) => {
-            let range = signature_range(&image.symbols).map_err(|e| Fatal(Failure::Usage, format!("--signature: {e}")))?;
+            let range =
+                signature_range(&image.symbols).map_err(|e| Fatal(Failure::Usage, format!("--signature: {e}")))?;
             Some((range, OutFile::create("the signature", path)?))
         }
         None => None,

@@ -151,7 +151,8 @@ impl<S: EventSink> Machine<S> {
         }
         if let Some(tohost) = image.symbols.addr_of("tohost") {
             if bus.dram().contains(tohost, 8) {
-                bus.watch_tohost(tohost);
+                let fromhost = image.symbols.addr_of("fromhost").filter(|&f| bus.dram().contains(f, 8));
+                bus.watch_tohost(tohost, fromhost);
             }
         }
         Ok(Machine { hart: Hart::new(image.entry, &config.cpu), bus, symbols: image.symbols, host, heap: None })
@@ -164,7 +165,9 @@ impl<S: EventSink> Machine<S> {
     /// the end as `00`.
     pub fn signature(&self, (begin, end): (u32, u32), granularity: u32) -> Result<String, String> {
         let mut bytes = vec![0; (end - begin) as usize];
-        self.bus.peek(begin, &mut bytes).map_err(|_| format!("the signature {begin:#010x}..{end:#010x} is not in memory"))?;
+        self.bus
+            .peek(begin, &mut bytes)
+            .map_err(|_| format!("the signature {begin:#010x}..{end:#010x} is not in memory"))?;
         let mut out = String::new();
         for line in bytes.chunks(granularity as usize) {
             let padding = granularity as usize - line.len();
@@ -215,6 +218,11 @@ impl<S: EventSink> Machine<S> {
                     }
                 }
                 Exit::Halt => {
+                    let console = self.bus.take_console();
+                    if !console.is_empty() {
+                        self.host.console(&console);
+                        continue;
+                    }
                     if let Some(e) = self.bus.mxp_error() {
                         break Outcome::Accelerator(e.clone());
                     }

@@ -99,6 +99,13 @@ impl Semihost {
     }
 
     /// Flushes the console streams (at exit, and before anything else writes to the terminal).
+    /// Writes what the firmware sent through another console (the HTIF's) to its standard
+    /// output. A write error is the same as a semihosting write's: the firmware's output is
+    /// lost, the run goes on.
+    pub fn console(&mut self, bytes: &[u8]) {
+        let _ = self.stdout.write_all(bytes);
+    }
+
     pub fn flush(&mut self) -> std::io::Result<()> {
         self.stdout.flush()?;
         self.stderr.flush()
