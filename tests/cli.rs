@@ -196,3 +196,23 @@ fn signature_dump_is_spikes_format() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("no `begin_signature` symbol"));
     assert!(o.stdout.is_empty(), "the firmware did not run");
 }
+
+/// A fault gets a note on stderr, whatever the firmware's handler does with it (the
+/// programs' own handler prints "trapped" and exits 1): the instruction, and what the
+/// address holds or the instruction needs (fault_uart.c, fault_float.c).
+#[test]
+fn faults_are_diagnosed() {
+    let o = mxpsim(&["run", &firmware("fault_uart")]);
+    let err = stderr(&o);
+    assert_eq!((o.status.code(), o.stdout.as_slice()), (Some(1), &b"trapped\n"[..]), "{err}");
+    assert!(err.contains("mxpsim: note: the firmware took a trap: load access fault at "), "{err}");
+    assert!(err.contains("`lbu "), "the instruction: {err}");
+    assert!(err.contains("nothing is mapped at 0x10000005 (QEMU virt has its UART there"), "{err}");
+    let o = mxpsim(&["run", &firmware("fault_float")]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("mxpsim: note: the firmware took a trap: illegal instruction at "), "{err}");
+    assert!(err.contains("an instruction of the F/D (floating point) extension"), "{err}");
+    let o = mxpsim(&["run", &firmware("hello")]);
+    assert!(!stderr(&o).contains("mxpsim: note"), "no fault, no note: {}", stderr(&o));
+}

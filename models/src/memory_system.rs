@@ -236,6 +236,17 @@ impl<S: EventSink> MemorySystem<S> {
         self.sink
     }
 
+    /// What is mapped at `addr`, in words (`None`: nothing).
+    pub fn region_at(&self, addr: u32) -> Option<&'static str> {
+        Some(match self.target(addr, 1)? {
+            Target::Dram => "DRAM",
+            Target::Uncached(_) => "the uncached alias of DRAM",
+            Target::Scratchpad(_) => "the MXP scratchpad",
+            Target::MxpPort => "the MXP instruction port",
+            Target::Sysctl(_) => "the system-control registers",
+        })
+    }
+
     #[inline(always)]
     fn target(&self, addr: u32, len: u32) -> Option<Target> {
         let m = &self.map;

@@ -4,7 +4,7 @@ use crate::config::{parse_size, MachineConfig};
 use crate::elf;
 use crate::event_trace::{Frame, TraceError, TraceReader, TraceWriter};
 use crate::exit_code::{self, Failure, RunEnd, RACES_FOUND};
-use crate::machine::{signature_range, Machine, Outcome, RunNotes};
+use crate::machine::{signature_range, Fault, Machine, Outcome, RunNotes};
 use crate::race_check::{Findings, RaceCheck};
 use crate::report;
 use crate::report::suppress::{self, Suppression};
@@ -15,7 +15,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use mxpsim_detector::event::CacheGeometry;
 use mxpsim_detector::Config as DetectorConfig;
 use mxpsim_models::cpu::calls::CallTree;
-use mxpsim_models::cpu::decode::disassemble;
+use mxpsim_models::cpu::decode::{disassemble, unimplemented_extension};
 use mxpsim_models::cpu::Cause;
 use mxpsim_models::events::EventSink;
 use std::fs::File;
@@ -683,6 +683,41 @@ struct Outputs {
     signature: Option<((u32, u32), OutFile)>,
 }
 
+/// One fault in a sentence: what, where, the instruction, and what the address holds or the
+/// instruction needs.
+fn describe_fault(fault: &Fault, at: &str) -> String {
+    let insn = fault.raw.map_or(String::new(), |raw| format!(" `{}`", disassemble(raw)));
+    let addr = fault.trap.tval;
+    let mapped = || match fault.region {
+        Some(region) => format!("{addr:#010x} is in {region}, which does not take this access"),
+        None => format!("nothing is mapped at {addr:#010x}{}", qemu_virt_device(addr)),
+    };
+    let detail = match fault.trap.cause {
+        Cause::IllegalInsn => match unimplemented_extension(addr) {
+            Some(ext) => format!(
+                ": an instruction of the {ext} extension, which mxpsim does not implement (it runs RV32IM with Zicsr, Zifencei and Zicbom)"
+            ),
+            None => String::new(),
+        },
+        Cause::LoadAccessFault | Cause::StoreAccessFault | Cause::InsnAccessFault => format!(": {}", mapped()),
+        Cause::InsnMisaligned => format!(": the target {addr:#010x} is not 4-byte aligned (no C extension)"),
+        _ => String::new(),
+    };
+    format!("the firmware took a trap: {} at {at}{insn}{detail}", fault.trap.cause.describe())
+}
+
+/// ` (QEMU virt has a UART there)`: what firmware written for QEMU's `virt` board expects at
+/// an address mxpsim leaves unmapped.
+fn qemu_virt_device(addr: u32) -> &'static str {
+    const VIRT: [(u32, u32, &str); 4] = [
+        (0x0200_0000, 0x1_0000, " (QEMU virt has its CLINT timer there; mxpsim has none yet)"),
+        (0x0c00_0000, 0x400_0000, " (QEMU virt has its PLIC there; mxpsim has none)"),
+        (0x1000_0000, 0x100, " (QEMU virt has its UART there; mxpsim has none yet: use semihosting)"),
+        (0x1000_1000, 0x8000, " (QEMU virt has virtio devices there; mxpsim has none)"),
+    ];
+    VIRT.iter().find(|&&(base, size, _)| addr.wrapping_sub(base) < size).map_or("", |&(_, _, hint)| hint)
+}
+
 /// Builds the machine with its event sink and runs it; prints why the run ended when that
 /// is not the firmware's own exit. Returns how it ended, the sink, the run's notes, and the
 /// first error writing a late output (the caller still delivers the race report).
@@ -729,9 +764,20 @@ fn simulate<S: EventSink>(
     Ok((outcome.end(), machine.into_sink(), notes, late))
 }
 
-/// Explains on standard error an outcome that is not the firmware's own exit.
+/// Explains on standard error an outcome that is not the firmware's own exit, and, whatever
+/// the firmware's trap handler made of them, the faults it took.
 fn explain<S: EventSink>(machine: &Machine<S>, outcome: &Outcome) {
     let at = |pc| machine.symbols.describe(pc);
+    // A trap loop's message below names its first fault already.
+    if !matches!(outcome, Outcome::TrapLoop { .. }) {
+        let (faults, total) = machine.faults();
+        for fault in &faults {
+            eprintln!("mxpsim: note: {}", describe_fault(fault, &at(fault.pc).to_string()));
+        }
+        if total > faults.len() as u64 {
+            eprintln!("mxpsim: note: and {} more faults", total - faults.len() as u64);
+        }
+    }
     let error = |message: std::fmt::Arguments| eprintln!("mxpsim: error: {message}");
     match *outcome {
         Outcome::Exited(_) | Outcome::ToHost(1) => {}

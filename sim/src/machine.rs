@@ -121,6 +121,18 @@ pub struct Machine<S: EventSink = ()> {
     heap: Option<HeapWatch>,
 }
 
+/// A fault the firmware took, for a diagnosis.
+#[derive(Clone, Copy, Debug)]
+pub struct Fault {
+    pub pc: u32,
+    pub trap: Trap,
+    /// The instruction word at `pc`.
+    pub raw: Option<u32>,
+    /// What is mapped at the trap's address (`mtval`; meaningful for access faults and
+    /// misaligned fetches).
+    pub region: Option<&'static str>,
+}
+
 /// The signature region of an architecture test: the addresses of `begin_signature` and
 /// `end_signature` (checked before a run, so that a firmware without them fails at once).
 pub fn signature_range(symbols: &Symbols) -> Result<(u32, u32), String> {
@@ -176,6 +188,22 @@ impl<S: EventSink> Machine<S> {
             out.push('\n');
         }
         Ok(out)
+    }
+
+    /// The faults the firmware took, each with the instruction word at its PC (when it can
+    /// be read) and what is mapped at the address it names.
+    pub fn faults(&self) -> (Vec<Fault>, u64) {
+        let faults = self.hart.faults();
+        let list = faults
+            .first
+            .iter()
+            .map(|&(pc, trap)| {
+                let mut word = [0; 4];
+                let raw = self.bus.peek(pc, &mut word).ok().map(|()| u32::from_le_bytes(word));
+                Fault { pc, trap, raw, region: self.bus.region_at(trap.tval) }
+            })
+            .collect();
+        (list, faults.total)
     }
 
     /// Records the firmware's heap blocks from now on (for race reports).

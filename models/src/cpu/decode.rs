@@ -205,6 +205,23 @@ fn decode_with_raki(raw: u32) -> Insn {
 /// Assembly text of a raw instruction word, for traces and error messages, in the GNU
 /// assembler's syntax. (raki's `Display` prints loads, stores and branches with their
 /// operands in the wrong places, so the text is built from the decoded [`Insn`].)
+/// The ISA extension an instruction mxpsim does not decode belongs to, when its encoding
+/// says (the major opcode; 16-bit encodings are C's): for a note that names it.
+pub fn unimplemented_extension(raw: u32) -> Option<&'static str> {
+    if raw & 0b11 != 0b11 {
+        return Some("C (compressed instructions)");
+    }
+    let width = (raw >> 12) & 0b111;
+    match raw & 0x7f {
+        0x2f => Some("A (atomic instructions)"),
+        // LOAD-FP / STORE-FP: the widths 1-4 are F/D/Q's, the others V's.
+        0x07 | 0x27 if (1..=4).contains(&width) => Some("F/D (floating point)"),
+        0x07 | 0x27 | 0x57 => Some("V (vectors)"),
+        0x43 | 0x47 | 0x4b | 0x4f | 0x53 => Some("F/D (floating point)"),
+        _ => None,
+    }
+}
+
 pub fn disassemble(raw: u32) -> String {
     let i = decode(raw);
     let x = |r: u8| REG_NAMES[r as usize];
@@ -267,6 +284,23 @@ pub const REG_NAMES: [&str; 32] = [
     "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "s2",
     "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
 ];
+
+#[cfg(test)]
+mod extension_tests {
+    use super::*;
+
+    #[test]
+    fn unimplemented_extensions_are_named_by_their_opcodes() {
+        let name = |raw| unimplemented_extension(raw).map(|e| e.split(' ').next().unwrap());
+        assert_eq!(name(0x0005_2007), Some("F/D"), "flw f0, 0(a0)");
+        assert_eq!(name(0x00b5_7553), Some("F/D"), "fadd.s fa0, fa0, fa1");
+        assert_eq!(name(0x00b6_252f), Some("A"), "amoadd.w a0, a1, (a2)");
+        assert_eq!(name(0x0000_0001), Some("C"), "c.nop");
+        assert_eq!(name(0x0231_00d7), Some("V"), "vadd.vv");
+        assert_eq!(name(0x0205_6087), Some("V"), "vle32.v");
+        assert_eq!(name(0x0000_0013), None, "addi: RV32I");
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -86,6 +86,20 @@ pub struct Hart {
     probe_reported: Option<u32>,
     /// Call contexts, kept only for buses that ask for them ([`Bus::CALL_CONTEXTS`]).
     calls: CallTree,
+    faults: Faults,
+}
+
+/// The faults the firmware took ([`Cause::is_fault`]): the first few with their PCs, and how
+/// many in all, for a diagnosis after the run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Faults {
+    pub first: Vec<(u32, Trap)>,
+    pub total: u64,
+}
+
+impl Faults {
+    /// How many are kept with their PCs.
+    pub const KEPT: usize = 3;
 }
 
 impl Hart {
@@ -103,12 +117,18 @@ impl Hart {
             probes: BTreeMap::new(),
             probe_reported: None,
             calls: CallTree::default(),
+            faults: Faults::default(),
         }
     }
 
     /// The call contexts seen so far (empty unless the bus asks for them).
     pub fn calls(&self) -> &CallTree {
         &self.calls
+    }
+
+    /// The faults taken so far.
+    pub fn faults(&self) -> &Faults {
+        &self.faults
     }
 
     /// Makes the hart stop with [`Exit::Probe`] whenever it is about to execute the
@@ -207,6 +227,12 @@ impl Hart {
         tracing::debug!(pc = format_args!("{pc:#010x}"), %trap, "trap");
         if O::ENABLED {
             obs.trapped(pc, trap);
+        }
+        if trap.cause.is_fault() {
+            self.faults.total += 1;
+            if self.faults.first.len() < Faults::KEPT {
+                self.faults.first.push((pc, trap));
+            }
         }
         if let Some((first, first_pc, step)) = self.last_trap {
             if step + 1 == self.steps {

@@ -28,6 +28,12 @@ impl Cause {
             Cause::EcallFromM => "environment call from M-mode",
         }
     }
+
+    /// A fault the firmware did not mean to take (not a breakpoint or an environment call):
+    /// worth a diagnosis whatever its handler does.
+    pub fn is_fault(self) -> bool {
+        !matches!(self, Cause::Breakpoint | Cause::EcallFromU | Cause::EcallFromM)
+    }
 }
 
 /// An exception with the value that goes to `mtval`.
