@@ -91,6 +91,22 @@ fn no_loadable_segment() {
 fn image_outside_memory() {
     // The firmware's data and stack live above 2 MiB into DRAM.
     assert_fails(&["run", "--dram-size", "1M", &firmware("hello")], 107, "lies outside memory");
+    // The hint names the setting that fixes it: following it runs the firmware.
+    let o = mxpsim(&["run", "--dram-size", "1M", &firmware("hello")]);
+    let err = stderr(&o);
+    let size = err.split("--dram-size ").nth(1).and_then(|t| t.split(' ').next()).expect(&err).to_string();
+    let o = mxpsim(&["run", "--dram-size", &size, &firmware("hello")]);
+    assert_eq!(o.status.code(), Some(0), "--dram-size {size}: {}", stderr(&o));
+    // Linked below DRAM: the hint is DRAM's base.
+    let config = temp("high-dram.toml");
+    std::fs::write(&config, "[memory]\ndram_base = 0x90000000\n").unwrap();
+    let o = mxpsim(&["run", "--config", &config, &firmware("hello")]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(107), "{err}");
+    let base = err.split("`dram_base = ").nth(1).and_then(|t| t.split('`').next()).expect(&err).to_string();
+    std::fs::write(&config, format!("[memory]\ndram_base = {base}\n")).unwrap();
+    let o = mxpsim(&["run", "--config", &config, &firmware("hello")]);
+    assert_eq!(o.status.code(), Some(0), "dram_base = {base}: {}", stderr(&o));
 }
 
 #[test]

@@ -195,15 +195,11 @@ impl std::fmt::Display for RunEnd {
     }
 }
 
-/// The exit status for a failing `tohost` value: the test number, kept from wrapping around
-/// to 0 ("pass") in the 8 bits of a process status.
+/// The exit status for a failing `tohost` value: the test number, saturated at 255 so that
+/// a test above 255 is never taken for another (or for 0, "pass") in the 8 bits of a process
+/// status; at least 1.
 fn tohost_failure_status(value: u32) -> u8 {
-    let test = value >> 1;
-    if test & 0xff == 0 {
-        1
-    } else {
-        test as u8
-    }
+    (value >> 1).clamp(1, 255) as u8
 }
 
 /// The process's exit status by the precedence rules: `end` is the firmware's status or the
@@ -223,7 +219,9 @@ mod tests {
     #[test]
     fn failing_tohost_never_reports_success() {
         assert_eq!(tohost_failure_status((3 << 1) | 1), 3);
-        assert_eq!(tohost_failure_status((256 << 1) | 1), 1);
+        assert_eq!(tohost_failure_status((255 << 1) | 1), 255);
+        assert_eq!(tohost_failure_status((300 << 1) | 1), 255, "not 44, test 44's status");
+        assert_eq!(tohost_failure_status((256 << 1) | 1), 255, "not 0, the passing status");
         assert_eq!(tohost_failure_status(0), 1);
     }
 

@@ -25,18 +25,39 @@ pub struct OutsideMemory {
     pub size: u32,
     pub dram_base: u32,
     pub dram_size: u32,
+    /// One past the highest address the image needs (its segments, and its stack's top).
+    pub top: u64,
+}
+
+impl OutsideMemory {
+    /// The setting that would place it in memory: a larger DRAM when it starts inside DRAM
+    /// but runs past its end, else DRAM based where the image is linked.
+    fn hint(&self) -> String {
+        const MIB: u64 = 1 << 20;
+        let (base, addr) = (u64::from(self.dram_base), u64::from(self.addr));
+        if addr >= base && self.top <= 1 << 32 {
+            let size = (self.top - base).div_ceil(MIB);
+            return format!("--dram-size {size}M would hold the image and its stack");
+        }
+        let new_base = addr & !(MIB - 1);
+        format!(
+            "the image is linked for memory at {new_base:#010x}: a --config file with `dram_base = {new_base:#x}` in \
+             its [memory] table (`mxpsim config` prints one to edit) places DRAM there"
+        )
+    }
 }
 
 impl fmt::Display for OutsideMemory {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} at {:#010x} ({} bytes) lies outside memory (DRAM {:#010x}..{:#010x}; see --dram-size)",
+            "{} at {:#010x} ({} bytes) lies outside memory (DRAM {:#010x}..{:#010x}); {}",
             self.what,
             self.addr,
             self.size,
             self.dram_base,
-            self.dram_base as u64 + self.dram_size as u64
+            self.dram_base as u64 + self.dram_size as u64,
+            self.hint()
         )
     }
 }
@@ -150,8 +171,18 @@ impl<S: EventSink> Machine<S> {
         let map = &config.memory;
         let mut bus =
             MemorySystem::new(map.clone(), &config.cache, config.axi.clone(), &config.mxp, config.clock_hz, sink);
-        let outside =
-            |what, addr, size| OutsideMemory { what, addr, size, dram_base: map.dram_base, dram_size: map.dram_size };
+        // picolibc's crt0 starts the stack at `__stack`, growing down.
+        let stack = image.symbols.addr_of("__stack");
+        let ends = image.segments.iter().map(|s| u64::from(s.addr) + u64::from(s.mem_size));
+        let top = ends.chain(stack.map(u64::from)).max().unwrap_or(0);
+        let outside = |what, addr, size| OutsideMemory {
+            what,
+            addr,
+            size,
+            dram_base: map.dram_base,
+            dram_size: map.dram_size,
+            top,
+        };
         for seg in &image.segments {
             if !bus.dram().contains(seg.addr, seg.mem_size) {
                 return Err(outside("segment", seg.addr, seg.mem_size));
@@ -160,6 +191,13 @@ impl<S: EventSink> Machine<S> {
         }
         if !bus.dram().contains(image.entry, 4) {
             return Err(outside("entry point", image.entry, 4));
+        }
+        // The stack's first word must be memory (else every push faults, the trap handler's too).
+        if let Some(stack) = stack {
+            let first = stack.wrapping_sub(4);
+            if !bus.dram().contains(first, 4) {
+                return Err(outside("the stack's top (`__stack`)", first, 4));
+            }
         }
         if let Some(tohost) = image.symbols.addr_of("tohost") {
             if bus.dram().contains(tohost, 8) {
