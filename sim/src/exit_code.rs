@@ -90,7 +90,9 @@ impl Failure {
                 "not for this machine: not RISC-V, not an executable, or needing the C extension, a float ABI or RV32E"
             }
             Failure::NoLoadableSegment => "no loadable segment",
-            Failure::OutsideMemory => "a segment or the entry point outside memory",
+            Failure::OutsideMemory => {
+                "a segment, the entry point or the stack's top outside memory (the message names the setting that fixes it)"
+            }
             Failure::InvalidConfig => "invalid configuration, grid or suppressions file",
             Failure::InsnLimit => "instruction limit reached (`--max-insns`): the run did not finish",
             Failure::TrapLoop => {
