@@ -18,92 +18,74 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Every way mxpsim itself can fail, with its exit status.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Failure {
+/// One table of mxpsim's own failures: variant, exit status, what it means (for `--help`
+/// and README). A failure added here is in [`Failure::ALL`] and has a meaning, or does not
+/// compile.
+macro_rules! failures {
+    ($($(#[$doc:meta])* $name:ident = $code:literal => $meaning:expr,)*) => {
+        /// Every way mxpsim itself can fail, with its exit status.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Failure {
+            $($(#[$doc])* $name = $code,)*
+        }
+
+        impl Failure {
+            /// Every failure, in the order of its status.
+            pub const ALL: &'static [Failure] = &[$(Failure::$name),*];
+
+            /// What the status means, for `--help` and README.
+            pub fn meaning(self) -> &'static str {
+                match self {
+                    $(Failure::$name => $meaning,)*
+                }
+            }
+        }
+    };
+}
+
+failures! {
     /// The command line is wrong (clap's convention).
-    Usage = 2,
+    Usage = 2 => "bad command line",
     /// The firmware file (or `detect`'s trace) cannot be read.
-    Unreadable = 101,
+    Unreadable = 101 => "the firmware file (or, for `detect`, the trace) cannot be read",
     /// The file is not an ELF file, or its ELF structures are broken.
-    NotElf = 102,
+    NotElf = 102 => "not an ELF file, or a malformed one",
     /// A 64-bit ELF file (mxpsim simulates RV32).
-    Elf64 = 103,
+    Elf64 = 103 => "a 64-bit ELF file",
     /// A big-endian ELF file (RISC-V is little-endian).
-    BigEndian = 104,
+    BigEndian = 104 => "a big-endian ELF file",
     /// An ELF file for another machine, ISA or ABI, or not an executable.
-    WrongMachine = 105,
+    WrongMachine = 105 =>
+        "not for this machine: not RISC-V, not an executable, or needing the C extension, a float ABI or RV32E",
     /// An ELF file with nothing to load.
-    NoLoadableSegment = 106,
-    /// A segment, or the entry point, lies outside the simulated memory.
-    OutsideMemory = 107,
+    NoLoadableSegment = 106 => "no loadable segment",
+    /// A segment, the entry point or the stack's top lies outside the simulated memory.
+    OutsideMemory = 107 =>
+        "a segment, the entry point or the stack's top outside memory (the message names the setting that fixes it)",
     /// An invalid machine configuration, sweep grid or suppressions file.
-    InvalidConfig = 110,
+    InvalidConfig = 110 => "invalid configuration, grid or suppressions file",
     /// The instruction limit (`--max-insns`) was reached.
-    InsnLimit = 120,
+    InsnLimit = 120 => "instruction limit reached (`--max-insns`): the run did not finish",
     /// The firmware trapped and its trap handler could not run (none installed, or it traps
     /// itself).
-    TrapLoop = 121,
+    TrapLoop = 121 =>
+        "the firmware trapped and its trap handler could not run (none installed, or it traps itself)",
     /// An output file (report, statistics, trace) could not be created or written.
-    HostIo = 122,
+    HostIo = 122 => "an output file (report, statistics, trace, table) could not be created or written",
     /// The accelerator was given a command it cannot carry out (malformed command, scratchpad
     /// range out of bounds, DMA to an unmapped host address, VL of zero, …).
-    Accelerator = 123,
+    Accelerator = 123 =>
+        "the accelerator was given a command it cannot carry out (malformed command, scratchpad range out of bounds, DMA outside DRAM, VL of zero, …)",
     /// An event trace that is not one, or is damaged.
-    BadTrace = 124,
+    BadTrace = 124 => "`detect`: not an event trace, or a damaged one",
 }
 
 /// The default exit status when races were found (ThreadSanitizer's).
 pub const RACES_FOUND: u8 = 66;
 
 impl Failure {
-    pub const ALL: [Failure; 14] = [
-        Failure::Usage,
-        Failure::Unreadable,
-        Failure::NotElf,
-        Failure::Elf64,
-        Failure::BigEndian,
-        Failure::WrongMachine,
-        Failure::NoLoadableSegment,
-        Failure::OutsideMemory,
-        Failure::InvalidConfig,
-        Failure::InsnLimit,
-        Failure::TrapLoop,
-        Failure::HostIo,
-        Failure::Accelerator,
-        Failure::BadTrace,
-    ];
-
     pub fn code(self) -> u8 {
         self as u8
-    }
-
-    /// What the status means, for `--help` and README.
-    pub fn meaning(self) -> &'static str {
-        match self {
-            Failure::Usage => "bad command line",
-            Failure::Unreadable => "the firmware file (or, for `detect`, the trace) cannot be read",
-            Failure::NotElf => "not an ELF file, or a malformed one",
-            Failure::Elf64 => "a 64-bit ELF file",
-            Failure::BigEndian => "a big-endian ELF file",
-            Failure::WrongMachine => {
-                "not for this machine: not RISC-V, not an executable, or needing the C extension, a float ABI or RV32E"
-            }
-            Failure::NoLoadableSegment => "no loadable segment",
-            Failure::OutsideMemory => {
-                "a segment, the entry point or the stack's top outside memory (the message names the setting that fixes it)"
-            }
-            Failure::InvalidConfig => "invalid configuration, grid or suppressions file",
-            Failure::InsnLimit => "instruction limit reached (`--max-insns`): the run did not finish",
-            Failure::TrapLoop => {
-                "the firmware trapped and its trap handler could not run (none installed, or it traps itself)"
-            }
-            Failure::HostIo => "an output file (report, statistics, trace, table) could not be created or written",
-            Failure::Accelerator => {
-                "the accelerator was given a command it cannot carry out (malformed command, scratchpad range out of bounds, DMA outside DRAM, VL of zero, …)"
-            }
-            Failure::BadTrace => "`detect`: not an event trace, or a damaged one",
-        }
     }
 }
 
