@@ -39,15 +39,6 @@ pub struct VectorSide {
     pub d: bool,
 }
 
-/// A vector node kept until the next sync (after it, nothing new can race with it).
-struct VectorNode {
-    request: Pos,
-    insn: u32,
-    a_reads: u32,
-    reads: Vec<Range>,
-    writes: Vec<Range>,
-}
-
 /// What a race check found.
 pub struct Findings {
     pub report: Report,
@@ -83,8 +74,9 @@ pub struct RaceCheck {
     /// The cached access being observed: a race found at it names its bytes directly.
     current: (Pos, Range),
     cache_sides: BTreeMap<RaceKey, CacheSide>,
-    /// The vector nodes since the last sync, in arrival order.
-    vectors: Vec<VectorNode>,
+    /// The vector nodes (`Event::Vector`) since the last sync, in arrival order: after the
+    /// sync nothing new can race with them.
+    vectors: Vec<Event>,
     vector_sides: BTreeMap<RaceKey, VectorSide>,
     stream_errors: u64,
     first_stream_error: Option<StreamError>,
@@ -147,8 +139,8 @@ impl RaceCheck {
     fn emit_other(&mut self, event: Event) {
         if self.observe(&event) {
             self.note_landmark(&event);
-            if let Event::Vector { request, insn, a_reads, reads, writes, .. } = event {
-                self.vectors.push(VectorNode { request, insn, a_reads, reads, writes });
+            if let Event::Vector { .. } = event {
+                self.vectors.push(event);
             }
         }
     }
@@ -220,15 +212,13 @@ impl RaceCheck {
     /// sync) and which of its operands conflict on `bytes` with the other side: its reads
     /// only if the other side writes.
     fn vector_side(&self, request: Pos, bytes: &[Range], other_writes: bool, current: &Event) -> Option<VectorSide> {
-        let (insn, a_reads, reads, writes) = match current {
+        let node = std::iter::once(current).chain(self.vectors.iter().rev()).find_map(|e| match e {
             Event::Vector { request: r, insn, a_reads, reads, writes, .. } if *r == request => {
-                (*insn, *a_reads, reads.as_slice(), writes.as_slice())
+                Some((*insn, *a_reads, reads, writes))
             }
-            _ => {
-                let node = self.vectors.iter().rev().find(|v| v.request == request)?;
-                (node.insn, node.a_reads, node.reads.as_slice(), node.writes.as_slice())
-            }
-        };
+            _ => None,
+        });
+        let (insn, a_reads, reads, writes) = node?;
         let touches = |ranges: &[Range]| ranges.iter().any(|r| bytes.iter().any(|b| b.overlaps(*r)));
         let (a, b) = reads.split_at((a_reads as usize).min(reads.len()));
         Some(VectorSide { insn, a: other_writes && touches(a), b: other_writes && touches(b), d: touches(writes) })

@@ -222,11 +222,8 @@ pub fn json(rows: &[Row]) -> String {
 /// status, else 0.
 pub fn exit_status(rows: &[Row], race_exitcode: u8) -> u8 {
     let ends: Vec<_> = rows.iter().map(|r| r.outcome.status()).collect();
-    if let Some(Err(failure)) = ends.iter().find(|e| e.is_err()) {
-        return failure.code();
-    }
-    if rows.iter().any(|r| r.races > 0) {
-        return race_exitcode;
-    }
-    ends.into_iter().flatten().find(|&s| s != 0).unwrap_or(0)
+    // The cell that decides, as one run's end: a failure, else a non-zero firmware status.
+    let end = ends.iter().find(|e| e.is_err()).or_else(|| ends.iter().find(|e| **e != Ok(0)));
+    let races = rows.iter().map(|r| r.races).sum();
+    crate::exit_code::exit_status(end.copied().unwrap_or(Ok(0)), races, race_exitcode)
 }

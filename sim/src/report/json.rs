@@ -183,7 +183,7 @@ pub fn render(report: &Report, machine: Option<&crate::config::MachineConfig>) -
         "suppressed": report.suppressed.len(),
         "occurrences": report.occurrences(),
         "findings": report.findings.iter().map(finding).collect::<Vec<_>>(),
-        "suppressed_findings": report.suppressed.iter().map(finding).collect::<Vec<_>>(),
+        "suppressed_findings": report.suppressed.iter().map(|(f, _)| finding(f)).collect::<Vec<_>>(),
         "suppressions": report.suppressions.iter().map(|u| json!({
             "suppression": u.suppression.to_string(), "line": u.suppression.line,
             "findings": u.findings, "occurrences": u.occurrences,

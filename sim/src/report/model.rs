@@ -13,8 +13,9 @@ use mxpsim_detector::RaceNode;
 pub struct Report {
     /// The findings no suppression matched.
     pub findings: Vec<Finding>,
-    /// The findings a suppression matched.
-    pub suppressed: Vec<Finding>,
+    /// The findings a suppression matched, each with the index in `suppressions` of the
+    /// one that did (the first that matches).
+    pub suppressed: Vec<(Finding, usize)>,
     /// Every suppression given, with what it matched.
     pub suppressions: Vec<super::suppress::Used>,
     /// Events the detector observed.

@@ -30,7 +30,7 @@ pub fn render(report: &Report, root: &SourceRoot) -> String {
         .findings
         .iter()
         .map(|f| (f, None))
-        .chain(report.suppressed.iter().map(|f| (f, suppressed_by(report, f))))
+        .chain(report.suppressed.iter().map(|(f, by)| (f, Some(justification(&report.suppressions[*by])))))
         .collect();
     let mut rules: Vec<(String, String)> = all.iter().map(|(f, _)| (f.rule(), text::title(f))).collect();
     rules.sort();
@@ -80,10 +80,9 @@ pub fn render(report: &Report, root: &SourceRoot) -> String {
     serde_json::to_string_pretty(&log).expect("plain data") + "\n"
 }
 
-/// The suppression that moved `f` aside, as its justification.
-fn suppressed_by(report: &Report, f: &Finding) -> Option<String> {
-    let used = report.suppressions.iter().find(|u| u.suppression.matches(f))?;
-    Some(format!("suppressions file line {}: {}", used.suppression.line, used.suppression))
+/// The suppression that moved a finding aside, as its justification.
+fn justification(used: &super::suppress::Used) -> String {
+    format!("suppressions file line {}: {}", used.suppression.line, used.suppression)
 }
 
 fn result(f: &Finding, suppressed: Option<&str>, rules: &[(String, String)], root: &SourceRoot) -> sarif::Result {

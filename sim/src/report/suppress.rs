@@ -175,7 +175,7 @@ pub fn apply(report: &mut Report, suppressions: &[Suppression]) {
             Some(i) => {
                 report.suppressions[i].findings += 1;
                 report.suppressions[i].occurrences += finding.occurrences;
-                report.suppressed.push(finding);
+                report.suppressed.push((finding, i));
             }
             None => report.findings.push(finding),
         }
