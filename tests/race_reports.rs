@@ -24,10 +24,39 @@ struct Expected {
     vector: Option<String>,
 }
 
-/// `key: value` lines of the header comment.
-fn header<'a>(source: &'a str, key: &str) -> Vec<&'a str> {
+/// One machine configuration of a program and what its report must give.
+struct Case {
+    /// The `race-check:` options (none: the default machine).
+    options: String,
+    count: usize,
+    findings: Vec<Expected>,
+}
+
+/// The header's cases: the expectations before the first `race-check:` line are the default
+/// machine's; each `race-check: OPTIONS` line starts another case, with the expectations
+/// that follow it.
+fn cases(source: &str) -> Vec<Case> {
     let head = source.split("*/").next().unwrap_or("");
-    head.lines().filter_map(|l| l.trim_start_matches([' ', '*']).strip_prefix(key)).map(str::trim).collect()
+    let mut cases: Vec<(String, Option<usize>, Vec<Expected>)> = vec![(String::new(), None, Vec::new())];
+    for line in head.lines().map(|l| l.trim_start_matches([' ', '*'])) {
+        let case = cases.last_mut().expect("one case at least");
+        if let Some(options) = line.strip_prefix("race-check:") {
+            cases.push((options.trim().to_string(), None, Vec::new()));
+        } else if let Some(count) = line.strip_prefix("expect-findings:") {
+            case.1 = Some(count.trim().parse().expect("expect-findings: N"));
+        } else if let Some(spec) = line.strip_prefix("expect-finding:") {
+            case.2.push(expected(spec.trim()));
+        }
+    }
+    let cases: Vec<Case> = cases
+        .into_iter()
+        .filter_map(|(options, count, findings)| {
+            assert!(count.is_some() || findings.is_empty(), "expect-finding without expect-findings");
+            Some(Case { options, count: count?, findings })
+        })
+        .collect();
+    assert!(!cases.is_empty(), "no expect-findings line");
+    cases
 }
 
 /// The 1-based line carrying `/* @tag */`.
@@ -37,29 +66,23 @@ fn tag_line(source: &str, tag: &str) -> u64 {
     n as u64 + 1
 }
 
-fn expected(source: &str) -> (usize, Vec<Expected>) {
-    let count = header(source, "expect-findings:")[0].parse().expect("expect-findings: N");
-    let findings = header(source, "expect-finding:")
-        .into_iter()
-        .map(|spec| {
-            let mut words = spec.split_whitespace();
-            let class = words.next().expect("a class").to_string();
-            let mut e = Expected { class, a: String::new(), b: String::new(), object: None, fix: None, vector: None };
-            for w in words {
-                let (k, v) = w.split_once('=').expect("key=value");
-                match k {
-                    "a" => e.a = v.trim_start_matches('@').into(),
-                    "b" => e.b = v.trim_start_matches('@').into(),
-                    "object" => e.object = Some(v.into()),
-                    "fix" => e.fix = Some(v.into()),
-                    "vector" => e.vector = Some(v.into()),
-                    _ => panic!("unknown key {k}"),
-                }
-            }
-            e
-        })
-        .collect();
-    (count, findings)
+/// One `expect-finding:` line: `X/Y a=@TAG b=@TAG [object=NAME] [fix=KIND] [vector=OP:OPS]`.
+fn expected(spec: &str) -> Expected {
+    let mut words = spec.split_whitespace();
+    let class = words.next().expect("a class").to_string();
+    let mut e = Expected { class, a: String::new(), b: String::new(), object: None, fix: None, vector: None };
+    for w in words {
+        let (k, v) = w.split_once('=').expect("key=value");
+        match k {
+            "a" => e.a = v.trim_start_matches('@').into(),
+            "b" => e.b = v.trim_start_matches('@').into(),
+            "object" => e.object = Some(v.into()),
+            "fix" => e.fix = Some(v.into()),
+            "vector" => e.vector = Some(v.into()),
+            _ => panic!("unknown key {k}"),
+        }
+    }
+    e
 }
 
 /// The object name a finding's first object has, as the header writes it: a global's DWARF
@@ -108,20 +131,24 @@ fn top_line(side: &Value, file: &str) -> Option<u64> {
     (top["file"].as_str() == Some(file)).then(|| top["line"].as_u64()).flatten()
 }
 
-/// Checks one program; returns what does not hold.
+/// Checks every case of one program; returns what does not hold.
 fn check(path: &Path) -> Vec<String> {
     let source = std::fs::read_to_string(path).unwrap();
-    let name = path.file_stem().unwrap().to_str().unwrap();
-    let file = format!("firmware/race-tests/{name}.c");
-    let elf = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("firmware/bin/race-tests/{name}.elf"));
-    let report = temp(&format!("{name}.json"));
+    let program = path.file_stem().unwrap().to_str().unwrap();
+    cases(&source).iter().enumerate().flat_map(|(i, case)| check_case(&source, program, i, case)).collect()
+}
+
+/// Runs case `i` of `program`; returns what does not hold.
+fn check_case(source: &str, program: &str, i: usize, case: &Case) -> Vec<String> {
+    let name = format!("{program} [{}]", case.options);
+    let file = format!("firmware/race-tests/{program}.c");
+    let elf = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("firmware/bin/race-tests/{program}.elf"));
+    let (elf, report) = (elf.to_str().unwrap().to_string(), temp(&format!("{program}-{i}.json")));
     let mut args = vec!["run", "--race-check", "--report-format", "json", "--report-file", &report];
-    let options = header(&source, "race-check:").join(" ");
-    args.extend(options.split_whitespace());
-    let elf = elf.to_str().unwrap().to_string();
+    args.extend(case.options.split_whitespace());
     args.push(&elf);
     let o = mxpsim(&args);
-    let (count, wanted) = expected(&source);
+    let (count, wanted, file) = (case.count, &case.findings, file.as_str());
     let mut problems = Vec::new();
     let status = o.status.code();
     if status != Some(if count == 0 { 0 } else { 66 }) {
@@ -134,15 +161,15 @@ fn check(path: &Path) -> Vec<String> {
         let got: Vec<String> = findings.iter().map(|f| f["class"].to_string()).collect();
         problems.push(format!("{name}: {} findings ({got:?}), expected {count}", findings.len()));
     }
-    for e in &wanted {
-        let (a, b) = (tag_line(&source, &e.a), tag_line(&source, &e.b));
+    for e in wanted {
+        let (a, b) = (tag_line(source, &e.a), tag_line(source, &e.b));
         let same_sites = |f: &&Value| {
-            f["class"] == e.class.as_str() && top_line(&f["a"], &file) == Some(a) && top_line(&f["b"], &file) == Some(b)
+            f["class"] == e.class.as_str() && top_line(&f["a"], file) == Some(a) && top_line(&f["b"], file) == Some(b)
         };
         let Some(f) = findings.iter().find(same_sites) else {
             let got: Vec<String> = findings
                 .iter()
-                .map(|f| format!("{} a={:?} b={:?}", f["class"], top_line(&f["a"], &file), top_line(&f["b"], &file)))
+                .map(|f| format!("{} a={:?} b={:?}", f["class"], top_line(&f["a"], file), top_line(&f["b"], file)))
                 .collect();
             problems.push(format!("{name}: no {} finding between lines {a} and {b}; found {got:?}", e.class));
             continue;

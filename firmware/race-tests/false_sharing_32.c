@@ -2,15 +2,21 @@
  * false_sharing_32.c - a global counter and a DMA output array share one 32-byte line (one
  * struct, 32-byte aligned: counter at offset 0, data at 4..31). The CPU bumps the counter
  * (the line turns dirty) and then requests vbx_dma_to_host into data, with no flush of the
- * line between. Under whole-line write-back the line's write-back also writes data's bytes,
- * with the values the CPU's copy holds; it may come after the DMA: wb/dma_w on data[0..6].
- * The CPU never touches data itself: the cure is to keep the two in separate lines.
- * (The counter's load fills the line before the request: ordered, no finding.)
+ * line between. (The counter's load fills the line before the request: ordered.)
+ *  - whole-line write-back (the default): the line's write-back also writes data's bytes,
+ *    with the values the CPU's copy holds; it may come after the DMA: wb/dma_w on
+ *    data[0..6]. The CPU never touches data itself: the cure is to keep the two in
+ *    separate lines.
+ *  - byte-granular write-back (--cache wb=byte): the write-back writes only the dirty bytes
+ *    (the counter), which the DMA does not write, and a store has no line fill: no race.
+ *    False sharing is only a race under whole-line write-back.
  *
  * qemu: skip (needs the MXP)
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: wb/dma_w a=@bump b=@recv object=shared.data fix=align
+ * race-check: --cache wb=byte
+ * expect-findings: 0
  */
 #include "vbx.h"
 #include "vbx_port.h"

@@ -1,13 +1,17 @@
 /*
- * false_sharing_64.c - with 64-byte lines (--cache line=64): a global counter and a DMA output
- * array 32 bytes apart in one 64-byte aligned struct share a 64-byte line, but not a 32-byte
- * one. The CPU bumps the counter (the line turns dirty) and then requests vbx_dma_to_host into
- * data, with no flush of the line between. The whole-line write-back also writes data's bytes
- * and may come after the DMA: wb/dma_w on data. The CPU never touches data: the cure is
- * separate lines. The same program with 32-byte lines: false_sharing_64_at_32.c (no race).
+ * false_sharing_64.c - a global counter and a DMA output array 32 bytes apart in one 64-byte
+ * aligned struct: they share a 64-byte line, but not a 32-byte one. The CPU bumps the
+ * counter (the line turns dirty) and then requests vbx_dma_to_host into data, with no flush
+ * of the line between.
+ *  - 64-byte lines (--cache line=64): the whole-line write-back also writes data's bytes and
+ *    may come after the DMA: wb/dma_w on data. The CPU never touches data: the cure is
+ *    separate lines.
+ *  - the default machine, 32-byte lines: the counter and the array are in different lines:
+ *    no race.
  *
  * qemu: skip (needs the MXP)
  * expect-exit: 0
+ * expect-findings: 0
  * race-check: --cache line=64
  * expect-findings: 1
  * expect-finding: wb/dma_w a=@bump b=@recv object=shared.data fix=align

@@ -1,20 +1,28 @@
 /*
  * false_sharing_pending.c - as false_sharing_32.c (a counter and a DMA output array in one
  * 32-byte line), but the CPU bumps the counter while the vbx_dma_to_host is still pending
- * (after the request, before vbx_sync). Two findings on the same line of code:
- *  - the load needs the line: its fill (alloc, pred = the flush-all before the request) reads
- *    data's bytes while the DMA may be writing them: alloc/dma_w;
- *  - the store dirties the line: its whole-line write-back (succ = the flush after the sync)
- *    may overwrite the DMA's result: wb/dma_w. (The store's own fill, rule 9, is the same
- *    race as the load's: same frame, same class.)
- * A sync before the bump removes the write-back race but not the fill's (the line was not
- * invalidated after the DMA): the cure is separate lines.
+ * (after the request, before vbx_sync).
+ *  - whole-line write-back (the default): two findings on the same line of code:
+ *    - the load needs the line: its fill (alloc, pred = the flush-all before the request)
+ *      reads data's bytes while the DMA may be writing them: alloc/dma_w;
+ *    - the store dirties the line: its whole-line write-back (succ = the flush after the
+ *      sync) may overwrite the DMA's result: wb/dma_w. (The store's own fill, rule 9, is
+ *      the same race as the load's: same frame, same class.)
+ *    A sync before the bump removes the write-back race but not the fill's (the line was
+ *    not invalidated after the DMA): the cure is separate lines.
+ *  - byte-granular write-back (--cache wb=byte): the write-back writes only the dirty bytes
+ *    (the counter), which the DMA does not touch: no wb/dma_w. A store has no line fill
+ *    there (rule 9 is for whole-line write-back only). But the counter's LOAD still fills
+ *    the whole line while the DMA may be writing data: alloc/dma_w remains.
  *
  * qemu: skip (needs the MXP)
  * expect-exit: 0
  * expect-findings: 2
  * expect-finding: alloc/dma_w a=@bump b=@recv object=shared.data fix=align
  * expect-finding: wb/dma_w a=@bump b=@recv object=shared.data fix=align
+ * race-check: --cache wb=byte
+ * expect-findings: 1
+ * expect-finding: alloc/dma_w a=@bump b=@recv object=shared.data fix=align
  */
 #include "vbx.h"
 #include "vbx_port.h"

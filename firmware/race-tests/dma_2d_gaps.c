@@ -1,15 +1,18 @@
 /*
- * dma_2d_gaps_64.c - with 64-byte lines (--cache line=64): a 2D vbx_dma_to_host writes 4 rows of
- * 32 bytes into a 4 x 64-byte matrix (row stride 64), i.e. the left half of each row. After
- * vbx_sync() the CPU reads only the right halves (the gaps the DMA does not write) through
- * the cache, without invalidating. With 64-byte lines each row is one line, and the line
- * fills of those reads (pred = the flush-all before the request) also read the left half
- * the DMA wrote: alloc/dma_w on every row. The CPU never reads those bytes: false sharing.
- * One load site, one request (one hardware 2D request: the scratchpad stride equals the row
- * length): one finding. The same program with 32-byte lines: dma_2d_gaps_at_32.c (no race).
+ * dma_2d_gaps.c - a 2D vbx_dma_to_host writes 4 rows of 32 bytes into a 4 x 64-byte matrix
+ * (row stride 64), i.e. the left half of each row. After vbx_sync() the CPU reads only the
+ * right halves (the gaps the DMA does not write) through the cache, without invalidating.
+ *  - 64-byte lines (--cache line=64): each row is one line, and the line fills of those
+ *    reads (pred = the flush-all before the request) also read the left half the DMA wrote:
+ *    alloc/dma_w on every row. The CPU never reads those bytes: false sharing. One load
+ *    site, one request (one hardware 2D request: the scratchpad stride equals the row
+ *    length): one finding.
+ *  - the default machine, 32-byte lines: the halves the CPU reads are lines of their own
+ *    that the DMA does not write: no race.
  *
  * qemu: skip (needs the MXP)
  * expect-exit: 0
+ * expect-findings: 0
  * race-check: --cache line=64
  * expect-findings: 1
  * expect-finding: alloc/dma_w a=@gap b=@recv object=m fix=align
