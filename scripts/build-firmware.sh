@@ -14,6 +14,8 @@
 #   firmware/tests/*.c  -> bin/tests/NAME.elf   (picolibc + semihosting)
 #   firmware/tests/*.S  -> bin/tests/NAME.elf   (freestanding: no libc, no crt0)
 #   firmware/bench/*.c  -> bin/bench/NAME.elf   (picolibc + semihosting)
+#                       -> bin/bench-rvc/NAME.elf (the same, -march=rv32imac: compressed)
+#   firmware/imac/*.c   -> bin/imac/NAME.elf    (picolibc + semihosting, -march=rv32imac)
 #   firmware/mxp-tests/*.c -> bin/mxp-tests/NAME.elf (vbx SDK programs for the MXP)
 #   firmware/apps/*.c      -> bin/apps/NAME.elf      (ports of the SDK benchmarks)
 #   firmware/apps/bugs/*.c -> bin/apps-bugs/NAME.elf (their injected-bug variants)
@@ -94,6 +96,9 @@ LIBC_FLAGS=(
     -Wl,--defsym=__ram=0x80200000,--defsym=__ram_size=0x1e00000
     -Wl,--defsym=__stack_size=0x10000
 )
+# The usual microcontroller profile: compressed instructions and atomics. (A later -march
+# overrides ARCH_FLAGS' and selects picolibc's rv32imac multilib.)
+IMAC_FLAGS=(-march=rv32imac)
 # freestanding programs (.S)
 BARE_FLAGS=(
     -nostdlib -nostartfiles -static
@@ -217,6 +222,8 @@ PROGRAMS=()   # "source|output" pairs, relative to $ROOT and $OUT
 build_all() {
     build_dir firmware/tests tests
     build_dir firmware/bench bench
+    build_dir firmware/bench bench-rvc "${IMAC_FLAGS[@]}"
+    build_dir firmware/imac imac "${IMAC_FLAGS[@]}"
     build_sdk_lib
     build_dir firmware/mxp-tests mxp-tests "${SDK_FLAGS[@]}"
     build_vbw_lib

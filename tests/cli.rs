@@ -67,9 +67,9 @@ fn foreign_machine() {
 }
 
 #[test]
-fn compressed_instructions_are_refused_up_front() {
-    let f = patched_hello("rvc.elf", |b| b[36] |= 1); // e_flags: EF_RISCV_RVC
-    assert_fails(&["run", &f], 105, "the C extension");
+fn a_float_abi_is_refused_up_front() {
+    let f = patched_hello("hardfloat.elf", |b| b[36] |= 4); // e_flags: EF_RISCV_FLOAT_ABI_DOUBLE
+    assert_fails(&["run", &f], 105, "a floating-point ABI");
 }
 
 #[test]

@@ -59,8 +59,14 @@ fn header_value<'a>(source: &'a str, key: &str) -> Option<&'a str> {
 
 /// The programs built from `firmware/DIR/*.{c,S}` into `firmware/bin/DIR/`.
 fn discover(dir: &str) -> Vec<Program> {
-    let bin = root().join("firmware/bin").join(dir);
-    let dir = root().join("firmware").join(dir);
+    discover_built(dir, dir)
+}
+
+/// The programs built from `firmware/SOURCES/*.{c,S}` into `firmware/bin/BIN/` (the same
+/// sources built twice: `bench` as rv32im and as rv32imac).
+fn discover_built(sources: &str, bin: &str) -> Vec<Program> {
+    let bin = root().join("firmware/bin").join(bin);
+    let dir = root().join("firmware").join(sources);
     let mut sources: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.expect("readable directory").path())
@@ -88,13 +94,13 @@ fn discover(dir: &str) -> Vec<Program> {
             };
             Program {
                 elf: bin.join(format!("{name}.elf")),
+                name: format!("{}/{name}", bin.file_name().unwrap().to_str().unwrap()),
                 qemu_skip: header_value(&text, "qemu: skip").is_some(),
                 default_cache_only: header_value(&text, "cache: default-only").is_some(),
                 max_line: header_value(&text, "cache: max-line").map(|v| {
                     let n = v.split_whitespace().next().unwrap_or_default();
                     n.parse().unwrap_or_else(|e| panic!("{}: bad `cache: max-line`: {e}", src.display()))
                 }),
-                name,
                 expected,
                 expect_exit,
             }
@@ -160,8 +166,13 @@ fn main() {
     let args = Arguments::from_args();
     let skip_qemu = std::env::var_os("MXPSIM_SKIP_QEMU").is_some_and(|v| v == "1");
     let mut trials = Vec::new();
-    let programs =
-        discover("tests").into_iter().chain(discover("bench")).chain(discover("mxp-tests")).chain(discover("apps"));
+    let programs = discover("tests")
+        .into_iter()
+        .chain(discover("bench"))
+        .chain(discover_built("bench", "bench-rvc"))
+        .chain(discover("imac"))
+        .chain(discover("mxp-tests"))
+        .chain(discover("apps"));
     for p in programs.map(std::sync::Arc::new) {
         assert!(Path::new(&p.elf).exists(), "{} is missing: run scripts/build-firmware.sh", p.elf.display());
         let ignore_qemu = p.qemu_skip || skip_qemu;

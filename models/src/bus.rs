@@ -66,9 +66,9 @@ pub trait Bus {
     /// accesses that follow come from it.
     fn set_context(&mut self, _ctx: u32) {}
 
-    /// Fetches the 32-bit instruction word at `addr` (4-byte aligned; the hart checks).
-    /// Instruction fetch is ideal: no stall.
-    fn fetch(&mut self, addr: u32) -> Result<u32, MemFault>;
+    /// Fetches the 16-bit instruction parcel at `addr` (2-byte aligned; the hart checks and
+    /// fetches a 32-bit instruction as two parcels). Instruction fetch is ideal: no stall.
+    fn fetch(&mut self, addr: u32) -> Result<u16, MemFault>;
     fn load(&mut self, at: Access, addr: u32, width: Width) -> Result<(u32, u64), MemFault>;
     /// Returns the stall in cycles.
     fn store(&mut self, at: Access, addr: u32, width: Width, value: u32) -> Result<u64, MemFault>;

@@ -566,13 +566,13 @@ impl<S: EventSink> Bus for MemorySystem<S> {
     }
 
     #[inline(always)]
-    fn fetch(&mut self, addr: u32) -> Result<u32, MemFault> {
+    fn fetch(&mut self, addr: u32) -> Result<u16, MemFault> {
         // Code is fetched from DRAM (a perfect instruction cache that sees the coherent view).
-        match self.target(addr, 4) {
+        match self.target(addr, 2) {
             Some(Target::Dram) => {
-                let mut word = [0; 4];
-                self.peek(addr, &mut word)?;
-                Ok(u32::from_le_bytes(word))
+                let mut parcel = [0; 2];
+                self.peek(addr, &mut parcel)?;
+                Ok(u16::from_le_bytes(parcel))
             }
             _ => Err(MemFault::Unmapped { addr }),
         }

@@ -695,12 +695,15 @@ fn describe_fault(fault: &Fault, at: &str) -> String {
     let detail = match fault.trap.cause {
         Cause::IllegalInsn => match unimplemented_extension(addr) {
             Some(ext) => format!(
-                ": an instruction of the {ext} extension, which mxpsim does not implement (it runs RV32IM with Zicsr, Zifencei and Zicbom)"
+                ": an instruction of the {ext} extension, which mxpsim does not implement (it runs RV32IMAC with Zicsr, Zifencei and Zicbom)"
             ),
             None => String::new(),
         },
         Cause::LoadAccessFault | Cause::StoreAccessFault | Cause::InsnAccessFault => format!(": {}", mapped()),
-        Cause::InsnMisaligned => format!(": the target {addr:#010x} is not 4-byte aligned (no C extension)"),
+        Cause::InsnMisaligned => format!(": {addr:#010x} is odd (instructions are 2-byte aligned)"),
+        Cause::LoadMisaligned | Cause::StoreMisaligned => {
+            format!(": {addr:#010x} is not 4-byte aligned (atomic instructions need aligned words)")
+        }
         _ => String::new(),
     };
     format!("the firmware took a trap: {} at {at}{insn}{detail}", fault.trap.cause.describe())

@@ -10,8 +10,8 @@ use goblin::elf::Elf;
 use std::fmt;
 use std::path::Path;
 
-/// `e_flags` bits of RISC-V ELF files that this RV32IM hart cannot honour.
-const EF_RISCV_RVC: u32 = 0x1;
+/// `e_flags` bits of RISC-V ELF files that this RV32IMAC hart cannot honour. (`EF_RISCV_RVC`,
+/// 0x1, says the code has compressed instructions: the hart runs them.)
 const EF_RISCV_FLOAT_ABI: u32 = 0x6;
 const EF_RISCV_RVE: u32 = 0x8;
 
@@ -76,7 +76,7 @@ impl fmt::Display for ElfError {
             ElfError::NotExecutable(t) => {
                 write!(f, "ELF file of type {} is not an executable; link it first", goblin::elf::header::et_to_str(*t))
             }
-            ElfError::UnsupportedFlags(what) => write!(f, "ELF file needs {what}; mxpsim implements RV32IM, ABI ilp32"),
+            ElfError::UnsupportedFlags(what) => write!(f, "ELF file needs {what}; mxpsim implements RV32IMAC, ABI ilp32"),
             ElfError::NoLoadableSegment => write!(f, "ELF file has no loadable (PT_LOAD) segment"),
         }
     }
@@ -112,9 +112,6 @@ pub fn parse(bytes: &[u8]) -> Result<Image, ElfError> {
     }
     if h.e_type != ET_EXEC {
         return Err(ElfError::NotExecutable(h.e_type));
-    }
-    if h.e_flags & EF_RISCV_RVC != 0 {
-        return Err(ElfError::UnsupportedFlags("the C extension (compressed instructions)".into()));
     }
     if h.e_flags & EF_RISCV_FLOAT_ABI != 0 {
         return Err(ElfError::UnsupportedFlags("a floating-point ABI".into()));
@@ -205,7 +202,7 @@ mod tests {
         assert_eq!(parse(&be).unwrap_err(), ElfError::BigEndian);
         assert_eq!(parse(&elf32(62, ET_EXEC, 0, true)).unwrap_err(), ElfError::WrongMachine("X86_64".into()));
         assert_eq!(parse(&elf32(EM_RISCV, 1, 0, true)).unwrap_err(), ElfError::NotExecutable(1));
-        assert!(matches!(parse(&elf32(EM_RISCV, ET_EXEC, EF_RISCV_RVC, true)), Err(ElfError::UnsupportedFlags(_))));
+        assert!(parse(&elf32(EM_RISCV, ET_EXEC, 0x1, true)).is_ok(), "EF_RISCV_RVC: compressed code runs");
         assert!(matches!(parse(&elf32(EM_RISCV, ET_EXEC, 0x2, true)), Err(ElfError::UnsupportedFlags(_))));
         assert_eq!(parse(&elf32(EM_RISCV, ET_EXEC, 0, false)).unwrap_err(), ElfError::NoLoadableSegment);
         let truncated = elf32(EM_RISCV, ET_EXEC, 0, true);

@@ -56,7 +56,7 @@ failures! {
     BigEndian = 104 => "a big-endian ELF file",
     /// An ELF file for another machine, ISA or ABI, or not an executable.
     WrongMachine = 105 =>
-        "not for this machine: not RISC-V, not an executable, or needing the C extension, a float ABI or RV32E",
+        "not for this machine: not RISC-V, not an executable, or needing a float ABI or RV32E",
     /// An ELF file with nothing to load.
     NoLoadableSegment = 106 => "no loadable segment",
     /// A segment, the entry point or the stack's top lies outside the simulated memory.

@@ -9,6 +9,8 @@
 //! form a stack.
 
 use crate::symbols::Symbols;
+use mxpsim_models::bus::Bus;
+use mxpsim_models::cpu::calls::call_site;
 use mxpsim_models::cpu::Hart;
 use mxpsim_models::memory_system::MemoryMap;
 use serde::{Deserialize, Serialize};
@@ -84,6 +86,8 @@ struct Pending {
     kind: Kind,
     args: [u32; 2],
     ret: u32,
+    /// The call instruction (before `ret`).
+    call_site: u32,
     sp: u32,
     ctx: u32,
 }
@@ -121,7 +125,7 @@ impl HeapWatch {
     }
 
     /// The hart stopped at a probe of ours: a return we wait for, an entry, or both.
-    pub fn on_probe(&mut self, hart: &mut Hart) {
+    pub fn on_probe(&mut self, hart: &mut Hart, bus: &impl Bus) {
         let pc = hart.pc;
         // Returns first: calls that tail-called each other return here together.
         while let Some(i) = self.pending.iter().rposition(|p| p.ret == pc && p.sp == hart.x[SP]) {
@@ -137,15 +141,16 @@ impl HeapWatch {
         let (_, function, kind) = self.entries[i];
         let args = [hart.x[A0], hart.x[A1]];
         let ret = hart.x[RA];
+        let call_site = call_site(|addr, buf| bus.peek(addr, buf).is_ok(), ret);
         let ctx = hart.calls().current();
         if kind == Kind::Free {
             if args[0] != 0 {
-                self.record(function, ret, ctx, hart.now, HeapChange::Free { start: args[0] });
+                self.record(function, call_site, ctx, hart.now, HeapChange::Free { start: args[0] });
             }
             return;
         }
         hart.add_probe(ret);
-        self.pending.push(Pending { function, kind, args, ret, sp: hart.x[SP], ctx });
+        self.pending.push(Pending { function, kind, args, ret, call_site, sp: hart.x[SP], ctx });
     }
 
     fn returned(&mut self, call: Pending, result: u32, now: u64) {
@@ -160,23 +165,21 @@ impl HeapWatch {
             return; // Out of memory: realloc keeps the old block too.
         }
         if call.kind == Kind::Realloc && a0 != 0 {
-            self.record(call.function, call.ret, call.ctx, now, HeapChange::Free { start: a0 });
+            self.record(call.function, call.call_site, call.ctx, now, HeapChange::Free { start: a0 });
         }
         let change = match call.kind {
             Kind::ScratchpadAlloc => HeapChange::ScratchpadAlloc { offset: result.wrapping_sub(self.scratchpad), size },
             _ => HeapChange::Alloc { start: result, size },
         };
-        self.record(call.function, call.ret, call.ctx, now, change);
+        self.record(call.function, call.call_site, call.ctx, now, change);
     }
 
-    fn record(&mut self, function: &str, ret: u32, ctx: u32, cycle: u64, change: HeapChange) {
+    fn record(&mut self, function: &str, call_site: u32, ctx: u32, cycle: u64, change: HeapChange) {
         let change = match change {
             HeapChange::Alloc { start, size } => HeapChange::Alloc { start: self.map.physical(start), size },
             HeapChange::Free { start } => HeapChange::Free { start: self.map.physical(start) },
             sp @ HeapChange::ScratchpadAlloc { .. } => sp,
         };
-        // The call instruction is the one before the return address (no compressed code).
-        let call_site = ret.wrapping_sub(4);
         tracing::debug!(function, call_site = format_args!("{call_site:#010x}"), cycle, ?change, "heap");
         self.events.push(HeapEvent { function: function.to_string(), call_site, ctx, cycle, change });
     }

@@ -273,7 +273,7 @@ impl<S: EventSink> Machine<S> {
                 Exit::Budget => continue,
                 Exit::Probe => {
                     if let Some(heap) = &mut self.heap {
-                        heap.on_probe(&mut self.hart);
+                        heap.on_probe(&mut self.hart, &self.bus);
                     }
                 }
                 Exit::Semihost => {

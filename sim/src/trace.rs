@@ -3,10 +3,11 @@
 //!
 //! ```text
 //! 80000000  02000117  auipc sp, 0x2000                sp=0x82000000
+//! 80000004  4505      addi a0, zero, 1                a0=0x00000001
 //! 80000274  ffffffff  trap: illegal instruction (mcause 2, instruction 0xffffffff)
 //! ```
 
-use mxpsim_models::cpu::decode::{disassemble, REG_NAMES};
+use mxpsim_models::cpu::decode::{disassemble, length, REG_NAMES};
 use mxpsim_models::cpu::{Observer, Trap};
 use std::io::{self, Write};
 
@@ -39,11 +40,13 @@ impl<W: Write> Tracer<W> {
 impl<W: Write> Observer for Tracer<W> {
     fn retired(&mut self, pc: u32, raw: u32, rd_write: Option<(u8, u32)>) {
         let text = disassemble(raw);
+        // A compressed instruction's word is 4 hex digits, as objdump prints it.
+        let word = if length(raw) == 2 { format!("{raw:04x}    ") } else { format!("{raw:08x}") };
         let result = match rd_write {
             Some((rd, value)) => {
-                writeln!(self.out, "{pc:08x}  {raw:08x}  {text:<32}{}=0x{value:08x}", REG_NAMES[rd as usize])
+                writeln!(self.out, "{pc:08x}  {word}  {text:<32}{}=0x{value:08x}", REG_NAMES[rd as usize])
             }
-            None => writeln!(self.out, "{pc:08x}  {raw:08x}  {text}"),
+            None => writeln!(self.out, "{pc:08x}  {word}  {text}"),
         };
         self.record(result);
     }
@@ -64,13 +67,15 @@ mod tests {
         let mut t = Tracer::new(Vec::new());
         t.retired(0x8000_0000, 0x0200_0117, Some((2, 0x8200_0000)));
         t.retired(0x8000_0004, 0xfeb1_2e23, None);
-        t.trapped(0x8000_0008, Trap::new(Cause::IllegalInsn, 0xffff_ffff));
+        t.retired(0x8000_0008, 0x4505, Some((10, 1)));
+        t.trapped(0x8000_000a, Trap::new(Cause::IllegalInsn, 0xffff_ffff));
         let text = String::from_utf8(t.out.clone()).unwrap();
         assert_eq!(
             text,
             "80000000  02000117  auipc sp, 0x2000                sp=0x82000000\n\
              80000004  feb12e23  sw a1, -4(sp)\n\
-             80000008  trap: illegal instruction (mcause 2, instruction 0xffffffff)\n"
+             80000008  4505      addi a0, zero, 1                a0=0x00000001\n\
+             8000000a  trap: illegal instruction (mcause 2, instruction 0xffffffff)\n"
         );
         assert!(t.finish().is_ok());
     }

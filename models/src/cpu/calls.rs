@@ -171,6 +171,25 @@ impl CallTree {
     }
 }
 
+/// The call instruction that returns to `ret`: a 4-byte `jal`/`jalr` writing a link register
+/// at `ret - 4`, else the 2-byte `c.jal`/`c.jalr` at `ret - 2` (compressed and 32-bit code
+/// mix, so the length is read from the code). `code` reads memory as the hart fetches it.
+pub fn call_site(code: impl Fn(u32, &mut [u8]) -> bool, ret: u32) -> u32 {
+    let long = ret.wrapping_sub(4);
+    let mut word = [0; 4];
+    let is_call = |raw| {
+        let insn = super::decode::decode(raw);
+        matches!(insn.op, super::isa::Op::Jal | super::isa::Op::Jalr) && is_link(insn.rd)
+    };
+    if code(long, &mut word) {
+        let raw = u32::from_le_bytes(word);
+        if super::decode::length(raw) == 4 && is_call(raw) {
+            return long;
+        }
+    }
+    ret.wrapping_sub(2)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,8 +11,13 @@ pub enum Priv {
     Machine = 3,
 }
 
-/// `misa`: RV32 (MXL = 1), extensions I, M and U-mode.
-pub const MISA: u32 = (1 << 30) | (1 << (b'I' - b'A')) | (1 << (b'M' - b'A')) | (1 << (b'U' - b'A'));
+/// `misa`: RV32 (MXL = 1), extensions A, C, I, M and U-mode. Read-only: C cannot be turned
+/// off, so no instruction address is ever misaligned but an odd one.
+pub const MISA: u32 = (1 << 30) | ext(b'A') | ext(b'C') | ext(b'I') | ext(b'M') | ext(b'U');
+
+const fn ext(letter: u8) -> u32 {
+    1 << (letter - b'A')
+}
 
 mod num {
     pub const SATP: u16 = 0x180;
@@ -236,7 +241,7 @@ impl Csrs {
                 self.mstatus = (value & (MSTATUS_MIE | MSTATUS_MPIE | MSTATUS_TW)) | mpp;
             }
             MTVEC => self.mtvec = value & !2, // modes 0 (direct) and 1 (vectored)
-            MEPC => self.mepc = value & !3,   // IALIGN = 32
+            MEPC => self.mepc = value & !1,   // IALIGN = 16 (C)
             MCAUSE => self.mcause = value,
             MTVAL => self.mtval = value,
             MSCRATCH => self.mscratch = value,
@@ -286,9 +291,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn misa_reports_rv32imu() {
-        assert_eq!(MISA, 0x4010_1100);
-        assert_eq!(Csrs::default().read(0x301, 0), Ok(0x4010_1100));
+    fn misa_reports_rv32imacu() {
+        assert_eq!(MISA, 0x4010_1105);
+        assert_eq!(Csrs::default().read(0x301, 0), Ok(0x4010_1105));
     }
 
     #[test]

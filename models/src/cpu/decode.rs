@@ -10,29 +10,15 @@
 //! * JALR: `raki` ignores `funct3`, which must be zero;
 //! * CSR: `raki` turns `csrrs rd, cycle, x0` into `rdcycle` even when `rs1 != 0`; CSR
 //!   instructions are rebuilt from the raw word so the CSR file can apply the real rules;
-//! * everything outside RV32IM + Zicsr + Zifencei + Zicbom (A, C, S-mode, …) is illegal.
+//! * A: `lr.w` with a non-zero `rs2` field is reserved;
+//! * C: a 16-bit instruction decodes to the [`Insn`] of the 32-bit instruction it expands to
+//!   (the interpreter never sees the difference; the raw word's low bits give its length).
+//!   raki leaves implicit registers (`sp`, `ra`, `zero`) unset and accepts the encodings the
+//!   spec reserves (zero immediates, `rd = 0`, RV32's `shamt[5]`), which are rejected here;
+//! * everything outside RV32IMAC + Zicsr + Zifencei + Zicbom (F, D, V, S-mode, …) is illegal.
 
-use raki::{BaseIOpcode, Decode, Isa, MOpcode, OpcodeKind, PrivOpcode, ZifenceiOpcode};
-
-/// The operations the hart executes. `Illegal` is decoded like any other operation so that
-/// the trap happens when (and only if) the word is executed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-#[rustfmt::skip]
-pub enum Op {
-    Lui, Auipc, Jal, Jalr,
-    Beq, Bne, Blt, Bge, Bltu, Bgeu,
-    Lb, Lh, Lw, Lbu, Lhu, Sb, Sh, Sw,
-    Addi, Slti, Sltiu, Xori, Ori, Andi, Slli, Srli, Srai,
-    Add, Sub, Sll, Slt, Sltu, Xor, Srl, Sra, Or, And,
-    Mul, Mulh, Mulhsu, Mulhu, Div, Divu, Rem, Remu,
-    Fence, FenceI, Ecall, Ebreak, Mret, Wfi,
-    /// CSR operations: `imm` holds the CSR number, `rs1` the source register or the 5-bit
-    /// immediate (`*i` forms).
-    Csrrw, Csrrs, Csrrc, Csrrwi, Csrrsi, Csrrci,
-    CboClean, CboFlush, CboInval,
-    Illegal,
-}
+use super::isa::{Format, Op};
+use raki::{AOpcode, BaseIOpcode, COpcode, Decode, Isa, MOpcode, OpcodeKind, PrivOpcode, ZifenceiOpcode};
 
 /// A decoded instruction: 8 bytes, so the decoded-instruction cache stays dense.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,10 +54,26 @@ fn funct3(raw: u32) -> u32 {
     (raw >> 12) & 7
 }
 
-/// Decodes one 32-bit instruction word.
+/// The length in bytes of the instruction whose first 16-bit parcel is `parcel`: 4 when
+/// its two low bits are set, else 2 (C). (Longer encodings do not exist in RV32IMAC: their
+/// first parcel reads as a 32-bit instruction that decodes as illegal.)
+#[inline(always)]
+pub const fn length(parcel: u32) -> u32 {
+    if parcel & 3 == 3 {
+        4
+    } else {
+        2
+    }
+}
+
+/// Decodes one instruction: a 32-bit word, or a 16-bit compressed one in the low half of
+/// `raw` (its upper half zero).
 pub fn decode(raw: u32) -> Insn {
     if raw & 3 != 3 {
-        return Insn::ILLEGAL; // 16-bit (C extension) encodings: not implemented
+        return match u16::try_from(raw) {
+            Ok(parcel) => decode_compressed(parcel),
+            Err(_) => Insn::ILLEGAL,
+        };
     }
     match raw & 0x7f {
         OPCODE_MISC_MEM => decode_misc_mem(raw),
@@ -185,6 +187,21 @@ fn decode_with_raki(raw: u32) -> Insn {
             MOpcode::REMU => Op::Remu,
             _ => Op::Illegal,
         },
+        OpcodeKind::A(a) => match a {
+            // lr.w's rs2 field must be zero.
+            AOpcode::LR_W if (raw >> 20) & 31 == 0 => Op::LrW,
+            AOpcode::SC_W => Op::ScW,
+            AOpcode::AMOSWAP_W => Op::AmoswapW,
+            AOpcode::AMOADD_W => Op::AmoaddW,
+            AOpcode::AMOXOR_W => Op::AmoxorW,
+            AOpcode::AMOAND_W => Op::AmoandW,
+            AOpcode::AMOOR_W => Op::AmoorW,
+            AOpcode::AMOMIN_W => Op::AmominW,
+            AOpcode::AMOMAX_W => Op::AmomaxW,
+            AOpcode::AMOMINU_W => Op::AmominuW,
+            AOpcode::AMOMAXU_W => Op::AmomaxuW,
+            _ => Op::Illegal,
+        },
         OpcodeKind::Zifencei(ZifenceiOpcode::FENCE) => Op::Fence,
         // No S-mode: sret and sfence.vma are illegal.
         OpcodeKind::Priv(PrivOpcode::MRET) => Op::Mret,
@@ -194,84 +211,114 @@ fn decode_with_raki(raw: u32) -> Insn {
     if op == Op::Illegal {
         return Insn::ILLEGAL;
     }
-    let imm = match op {
-        Op::Lui | Op::Auipc => i.imm.unwrap_or(0) << 12,
-        Op::Fence => 0,
+    let imm = match op.format() {
+        Format::Upper => i.imm.unwrap_or(0) << 12,
+        // fence's sets and the A extension's aq/rl bits order nothing on one hart.
+        Format::Bare | Format::LoadReserved | Format::Atomic => 0,
         _ => i.imm.unwrap_or(0),
     };
     Insn::new(op, i.rd.unwrap_or(0), i.rs1.unwrap_or(0), i.rs2.unwrap_or(0), imm)
 }
 
-/// Assembly text of a raw instruction word, for traces and error messages, in the GNU
-/// assembler's syntax. (raki's `Display` prints loads, stores and branches with their
-/// operands in the wrong places, so the text is built from the decoded [`Insn`].)
-/// The ISA extension an instruction mxpsim does not decode belongs to, when its encoding
-/// says (the major opcode; 16-bit encodings are C's): for a note that names it.
+/// The ABI numbers of the registers C instructions name implicitly.
+const ZERO: usize = 0;
+const RA: usize = 1;
+const SP: usize = 2;
+
+/// Decodes a 16-bit instruction into the instruction it expands to (RV32C).
+fn decode_compressed(parcel: u16) -> Insn {
+    let Ok(i) = parcel.decode(Isa::Rv32) else {
+        return Insn::ILLEGAL;
+    };
+    let OpcodeKind::C(c) = i.opc else {
+        return Insn::ILLEGAL; // Zicfiss's c.sspush/c.sspopchk: reserved c.lui encodings in RV32C
+    };
+    let (rd, rs1, rs2) = (i.rd.unwrap_or(ZERO), i.rs1.unwrap_or(ZERO), i.rs2.unwrap_or(ZERO));
+    let imm = i.imm.unwrap_or(0);
+    // RV32's shifts by 32 or more (shamt[5], bit 12) are reserved.
+    let shamt_ok = parcel & 0x1000 == 0;
+    let (op, rd, rs1, rs2) = match c {
+        COpcode::ADDI4SPN if imm != 0 => (Op::Addi, rd, SP, ZERO),
+        COpcode::LW => (Op::Lw, rd, rs1, ZERO),
+        COpcode::SW => (Op::Sw, ZERO, rs1, rs2),
+        COpcode::NOP => (Op::Addi, ZERO, ZERO, ZERO),
+        COpcode::ADDI => (Op::Addi, rd, rd, ZERO),
+        COpcode::JAL => (Op::Jal, RA, ZERO, ZERO),
+        COpcode::LI => (Op::Addi, rd, ZERO, ZERO),
+        COpcode::ADDI16SP if imm != 0 => (Op::Addi, SP, SP, ZERO),
+        COpcode::LUI if imm != 0 => (Op::Lui, rd, ZERO, ZERO),
+        COpcode::SRLI if shamt_ok => (Op::Srli, rd, rd, ZERO),
+        COpcode::SRAI if shamt_ok => (Op::Srai, rd, rd, ZERO),
+        COpcode::ANDI => (Op::Andi, rd, rd, ZERO),
+        COpcode::SUB => (Op::Sub, rd, rd, rs2),
+        COpcode::XOR => (Op::Xor, rd, rd, rs2),
+        COpcode::OR => (Op::Or, rd, rd, rs2),
+        COpcode::AND => (Op::And, rd, rd, rs2),
+        COpcode::J => (Op::Jal, ZERO, ZERO, ZERO),
+        COpcode::BEQZ => (Op::Beq, ZERO, rs1, ZERO),
+        COpcode::BNEZ => (Op::Bne, ZERO, rs1, ZERO),
+        COpcode::SLLI if shamt_ok => (Op::Slli, rd, rd, ZERO),
+        COpcode::LWSP if rd != ZERO => (Op::Lw, rd, SP, ZERO),
+        COpcode::JR if rs1 != ZERO => (Op::Jalr, ZERO, rs1, ZERO),
+        COpcode::MV => (Op::Add, rd, ZERO, rs2),
+        COpcode::EBREAK => (Op::Ebreak, ZERO, ZERO, ZERO),
+        COpcode::JALR => (Op::Jalr, RA, rs1, ZERO),
+        COpcode::ADD => (Op::Add, rd, rd, rs2),
+        COpcode::SWSP => (Op::Sw, ZERO, SP, rs2),
+        _ => return Insn::ILLEGAL,
+    };
+    let imm = match op {
+        Op::Jalr | Op::Ebreak => 0,
+        _ => imm,
+    };
+    Insn::new(op, rd, rs1, rs2, imm)
+}
+
+/// The ISA extension an illegal instruction belongs to, when its encoding says (the major
+/// opcode, or the compressed floating-point loads and stores): for a note that names it.
 pub fn unimplemented_extension(raw: u32) -> Option<&'static str> {
+    const FLOAT: Option<&str> = Some("F/D (floating point)");
     if raw & 0b11 != 0b11 {
-        return Some("C (compressed instructions)");
+        // C.FLD/C.FLW/C.FSD/C.FSW and their sp-relative forms: funct3 odd in quadrants 0 and 2.
+        let quadrant = raw & 0b11;
+        let odd_funct3 = (raw >> 13) & 1 == 1;
+        return if quadrant != 0b01 && odd_funct3 { FLOAT } else { None };
     }
     let width = (raw >> 12) & 0b111;
     match raw & 0x7f {
-        0x2f => Some("A (atomic instructions)"),
+        0x2f if width == 3 => Some("RV64A (doubleword atomics)"),
         // LOAD-FP / STORE-FP: the widths 1-4 are F/D/Q's, the others V's.
-        0x07 | 0x27 if (1..=4).contains(&width) => Some("F/D (floating point)"),
+        0x07 | 0x27 if (1..=4).contains(&width) => FLOAT,
         0x07 | 0x27 | 0x57 => Some("V (vectors)"),
-        0x43 | 0x47 | 0x4b | 0x4f | 0x53 => Some("F/D (floating point)"),
+        0x43 | 0x47 | 0x4b | 0x4f | 0x53 => FLOAT,
         _ => None,
     }
 }
 
+/// Assembly text of an instruction (see [`decode`]), for traces and error messages, in the
+/// GNU assembler's syntax without aliases. A compressed instruction is shown as the
+/// instruction it expands to.
 pub fn disassemble(raw: u32) -> String {
     let i = decode(raw);
     let x = |r: u8| REG_NAMES[r as usize];
-    let m = mnemonic(i.op);
-    match i.op {
-        Op::Illegal => format!("unknown 0x{raw:08x}"),
-        Op::Fence | Op::FenceI | Op::Ecall | Op::Ebreak | Op::Mret | Op::Wfi => m.to_string(),
-        Op::Lui | Op::Auipc => format!("{m} {}, 0x{:x}", x(i.rd), (i.imm as u32) >> 12),
-        Op::Jal => format!("{m} {}, {}", x(i.rd), i.imm),
-        Op::Jalr | Op::Lb | Op::Lh | Op::Lw | Op::Lbu | Op::Lhu => {
-            format!("{m} {}, {}({})", x(i.rd), i.imm, x(i.rs1))
-        }
-        Op::Sb | Op::Sh | Op::Sw => format!("{m} {}, {}({})", x(i.rs2), i.imm, x(i.rs1)),
-        Op::Beq | Op::Bne | Op::Blt | Op::Bge | Op::Bltu | Op::Bgeu => {
-            format!("{m} {}, {}, {}", x(i.rs1), x(i.rs2), i.imm)
-        }
-        Op::Addi | Op::Slti | Op::Sltiu | Op::Xori | Op::Ori | Op::Andi | Op::Slli | Op::Srli | Op::Srai => {
-            format!("{m} {}, {}, {}", x(i.rd), x(i.rs1), i.imm)
-        }
-        Op::Csrrw | Op::Csrrs | Op::Csrrc => {
-            format!("{m} {}, {}, {}", x(i.rd), csr_name(i.imm as u16), x(i.rs1))
-        }
-        Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {
-            format!("{m} {}, {}, {}", x(i.rd), csr_name(i.imm as u16), i.rs1)
-        }
-        Op::CboClean | Op::CboFlush | Op::CboInval => format!("{m} ({})", x(i.rs1)),
-        _ => format!("{m} {}, {}, {}", x(i.rd), x(i.rs1), x(i.rs2)),
+    let m = i.op.mnemonic();
+    if i.op == Op::Illegal {
+        return format!("unknown 0x{raw:08x}");
     }
-}
-
-#[rustfmt::skip]
-fn mnemonic(op: Op) -> &'static str {
-    use Op::*;
-    match op {
-        Lui => "lui", Auipc => "auipc", Jal => "jal", Jalr => "jalr",
-        Beq => "beq", Bne => "bne", Blt => "blt", Bge => "bge", Bltu => "bltu", Bgeu => "bgeu",
-        Lb => "lb", Lh => "lh", Lw => "lw", Lbu => "lbu", Lhu => "lhu",
-        Sb => "sb", Sh => "sh", Sw => "sw",
-        Addi => "addi", Slti => "slti", Sltiu => "sltiu", Xori => "xori", Ori => "ori",
-        Andi => "andi", Slli => "slli", Srli => "srli", Srai => "srai",
-        Add => "add", Sub => "sub", Sll => "sll", Slt => "slt", Sltu => "sltu", Xor => "xor",
-        Srl => "srl", Sra => "sra", Or => "or", And => "and",
-        Mul => "mul", Mulh => "mulh", Mulhsu => "mulhsu", Mulhu => "mulhu",
-        Div => "div", Divu => "divu", Rem => "rem", Remu => "remu",
-        Fence => "fence", FenceI => "fence.i", Ecall => "ecall", Ebreak => "ebreak",
-        Mret => "mret", Wfi => "wfi",
-        Csrrw => "csrrw", Csrrs => "csrrs", Csrrc => "csrrc",
-        Csrrwi => "csrrwi", Csrrsi => "csrrsi", Csrrci => "csrrci",
-        CboClean => "cbo.clean", CboFlush => "cbo.flush", CboInval => "cbo.inval",
-        Illegal => "unknown",
+    match i.op.format() {
+        Format::Bare => m.to_string(),
+        Format::Upper => format!("{m} {}, 0x{:x}", x(i.rd), (i.imm as u32) >> 12),
+        Format::Jump => format!("{m} {}, {}", x(i.rd), i.imm),
+        Format::RegOffset => format!("{m} {}, {}({})", x(i.rd), i.imm, x(i.rs1)),
+        Format::Store => format!("{m} {}, {}({})", x(i.rs2), i.imm, x(i.rs1)),
+        Format::Branch => format!("{m} {}, {}, {}", x(i.rs1), x(i.rs2), i.imm),
+        Format::RegImm => format!("{m} {}, {}, {}", x(i.rd), x(i.rs1), i.imm),
+        Format::RegReg => format!("{m} {}, {}, {}", x(i.rd), x(i.rs1), x(i.rs2)),
+        Format::Csr => format!("{m} {}, {}, {}", x(i.rd), csr_name(i.imm as u16), x(i.rs1)),
+        Format::CsrImm => format!("{m} {}, {}, {}", x(i.rd), csr_name(i.imm as u16), i.rs1),
+        Format::LoadReserved => format!("{m} {}, ({})", x(i.rd), x(i.rs1)),
+        Format::Atomic => format!("{m} {}, {}, ({})", x(i.rd), x(i.rs2), x(i.rs1)),
+        Format::CacheBlock => format!("{m} ({})", x(i.rs1)),
     }
 }
 
@@ -294,8 +341,13 @@ mod extension_tests {
         let name = |raw| unimplemented_extension(raw).map(|e| e.split(' ').next().unwrap());
         assert_eq!(name(0x0005_2007), Some("F/D"), "flw f0, 0(a0)");
         assert_eq!(name(0x00b5_7553), Some("F/D"), "fadd.s fa0, fa0, fa1");
-        assert_eq!(name(0x00b6_252f), Some("A"), "amoadd.w a0, a1, (a2)");
-        assert_eq!(name(0x0000_0001), Some("C"), "c.nop");
+        assert_eq!(name(0x00b6_352f), Some("RV64A"), "amoadd.d a0, a1, (a2)");
+        assert_eq!(name(0x00b6_252f), None, "amoadd.w: implemented");
+        assert_eq!(name(0x2188), Some("F/D"), "c.fld fa0, 0(a1)");
+        assert_eq!(name(0x6188), Some("F/D"), "c.flw fa0, 0(a1)");
+        assert_eq!(name(0x2502), Some("F/D"), "c.fldsp fa0, 0(sp)");
+        assert_eq!(name(0xe02a), Some("F/D"), "c.fswsp fa0, 0(sp)");
+        assert_eq!(name(0x0000_0001), None, "c.nop: implemented");
         assert_eq!(name(0x0231_00d7), Some("V"), "vadd.vv");
         assert_eq!(name(0x0205_6087), Some("V"), "vle32.v");
         assert_eq!(name(0x0000_0013), None, "addi: RV32I");
@@ -360,7 +412,8 @@ mod tests {
         for raw in [
             0x0000_0000, // all zeros (defined illegal)
             0xffff_ffff, // all ones
-            0x0000_4505, // 16-bit c.li
+            0x0001_4505, // a 16-bit c.li with garbage in the upper half
+            0x1055_a52f, // lr.w with rs2 = a0
             0x04b5_1533, // sll with funct7 = 0b0000010
             0x40b5_1533, // sll with funct7 = 0b0100000
             0x40b5_4533, // xor with funct7 = 0b0100000 (only sub/sra take it)
@@ -379,6 +432,99 @@ mod tests {
     }
 
     #[test]
+    fn every_operation_of_the_table_decodes_from_its_example() {
+        for &op in Op::ALL {
+            let insn = decode(op.example());
+            assert_eq!(insn.op, op, "example 0x{:08x} of {op:?}", op.example());
+            assert!(!disassemble(op.example()).starts_with("unknown"));
+        }
+        assert_eq!(Op::COUNT, Op::Illegal as usize + 1);
+    }
+
+    /// Each compressed instruction next to the 32-bit instruction it expands to, both encoded
+    /// by the GNU assembler (binutils 2.40, `-march=rv32imac`), covering every RV32C
+    /// instruction and the extremes of its immediate.
+    #[rustfmt::skip]
+    const COMPRESSED: &[(u32, u32, &str)] = &[
+        (0x0808, 0x0101_0513, "c.addi4spn a0, sp, 16"),
+        (0x1fe4, 0x3fc1_0493, "c.addi4spn s1, sp, 1020"),
+        (0x41c8, 0x0045_a503, "c.lw a0, 4(a1)"),
+        (0x5fe0, 0x07c7_a403, "c.lw s0, 124(a5)"),
+        (0xc690, 0x00c6_a423, "c.sw a2, 8(a3)"),
+        (0xdfe4, 0x0697_ae23, "c.sw s1, 124(a5)"),
+        (0x0001, 0x0000_0013, "c.nop"),
+        (0x1501, 0xfe05_0513, "c.addi a0, -32"),
+        (0x0ffd, 0x01ff_8f93, "c.addi t6, 31"),
+        (0x2ffd, 0x7fe0_00ef, "c.jal .+2046"),
+        (0x3001, 0x801f_f0ef, "c.jal .-2048"),
+        (0x557d, 0xfff0_0513, "c.li a0, -1"),
+        (0x42fd, 0x01f0_0293, "c.li t0, 31"),
+        (0x7101, 0xe001_0113, "c.addi16sp sp, -512"),
+        (0x617d, 0x1f01_0113, "c.addi16sp sp, 496"),
+        (0x657d, 0x0001_f537, "c.lui a0, 0x1f"),
+        (0x7301, 0xfffe_0337, "c.lui t1, 0xfffe0"),
+        (0x817d, 0x01f5_5513, "c.srli a0, 31"),
+        (0x8485, 0x4014_d493, "c.srai s1, 1"),
+        (0x9b81, 0xfe07_f793, "c.andi a5, -32"),
+        (0x8d0d, 0x40b5_0533, "c.sub a0, a1"),
+        (0x8c3d, 0x00f4_4433, "c.xor s0, a5"),
+        (0x8f55, 0x00d7_6733, "c.or a4, a3"),
+        (0x8e65, 0x0096_7633, "c.and a2, s1"),
+        (0xb001, 0x801f_f06f, "c.j .-2048"),
+        (0xa095, 0x0640_006f, "c.j .+100"),
+        (0xd101, 0xf005_00e3, "c.beqz a0, .-256"),
+        (0xecfd, 0x0e04_9f63, "c.bnez s1, .+254"),
+        (0x0e7e, 0x01fe_1e13, "c.slli t3, 31"),
+        (0x50fe, 0x0fc1_2083, "c.lwsp ra, 252(sp)"),
+        (0x8082, 0x0000_8067, "c.jr ra"),
+        (0x857e, 0x01f0_0533, "c.mv a0, t6"),
+        (0x9002, 0x0010_0073, "c.ebreak"),
+        (0x9782, 0x0007_80e7, "c.jalr a5"),
+        (0x9976, 0x01d9_0933, "c.add s2, t4"),
+        (0xdffe, 0x0ff1_2e23, "c.swsp t6, 252(sp)"),
+    ];
+
+    #[test]
+    fn compressed_instructions_decode_as_their_expansions() {
+        for &(c, expanded, text) in COMPRESSED {
+            assert_eq!(length(c), 2, "{text}");
+            assert_eq!(d(c), d(expanded), "{text}");
+            assert_eq!(disassemble(c), disassemble(expanded), "{text}");
+        }
+    }
+
+    #[test]
+    fn every_parcel_decodes_without_panic() {
+        for parcel in 0..=u16::MAX {
+            let insn = decode(parcel as u32);
+            assert!(insn.rd < 32 && insn.rs1 < 32 && insn.rs2 < 32);
+            let _ = disassemble(parcel as u32);
+        }
+    }
+
+    #[test]
+    fn reserved_compressed_encodings_are_illegal() {
+        for (raw, what) in [
+            (0x0000, "all zeros"),
+            (0x0004, "c.addi4spn with a zero immediate"),
+            (0x6101, "c.addi16sp with a zero immediate"),
+            (0x6501, "c.lui a0, 0"),
+            (0x6081, "c.lui ra, 0 (Zicfiss c.sspush in raki)"),
+            (0x4002, "c.lwsp zero, 0(sp)"),
+            (0x8002, "c.jr zero"),
+            (0x9105, "c.srli a0, 33 (shamt[5] in RV32)"),
+            (0x9505, "c.srai a0, 33"),
+            (0x1502, "c.slli a0, 32"),
+            (0x2188, "c.fld"),
+            (0x6188, "c.flw"),
+            (0x9c01, "c.subw (RV64)"),
+            (0x8000, "quadrant 0, funct3 100 (reserved)"),
+        ] {
+            assert_eq!(d(raw).op, Op::Illegal, "0x{raw:04x}: {what}");
+        }
+    }
+
+    #[test]
     fn disassembles_for_traces() {
         assert_eq!(disassemble(0xfff5_8513), "addi a0, a1, -1");
         assert_eq!(disassemble(0x0000_100f), "fence.i");
@@ -390,6 +536,10 @@ mod tests {
         assert_eq!(disassemble(0xfeb5_0ce3), "beq a0, a1, -8");
         assert_eq!(disassemble(0x8000_0537), "lui a0, 0x80000");
         assert_eq!(disassemble(0x02b5_3533), "mulhu a0, a0, a1");
+        assert_eq!(disassemble(0x1005_a52f), "lr.w a0, (a1)");
+        assert_eq!(disassemble(0x18c5_a52f), "sc.w a0, a2, (a1)");
+        assert_eq!(disassemble(0xe6c5_a52f), "amomaxu.w a0, a2, (a1)");
+        assert_eq!(disassemble(0x41c8), "lw a0, 4(a1)");
     }
 
     proptest! {
@@ -402,5 +552,6 @@ mod tests {
             prop_assert!(insn.rd < 32 && insn.rs1 < 32 && insn.rs2 < 32);
             let _ = disassemble(raw);
         }
+
     }
 }

@@ -1,14 +1,16 @@
-//! The decoded-instruction cache: each instruction word is decoded once and kept, keyed by
-//! its address, in a direct-mapped table.
+//! The decoded-instruction cache: each instruction is decoded once and kept, keyed by its
+//! address, in a direct-mapped table indexed by the PC's 16-bit parcel number (compressed and
+//! 32-bit instructions mix, so any even address may start one).
 //!
 //! Coherence with code changes: a store by the hart into a page that holds decoded code
-//! invalidates the entries it overwrites (a bitmap of such pages keeps the check to one bit
-//! test per store), and `fence.i` empties the whole cache.
+//! invalidates the entries it overlaps (a bitmap of such pages keeps the check to one bit
+//! test per store; a 32-bit instruction across a page boundary marks both pages), and
+//! `fence.i` empties the whole cache.
 
-use super::decode::{decode, Insn};
+use super::decode::{decode, length, Insn};
 
-const ENTRIES: usize = 1 << 15;
-/// A tag no fetch can match: fetch addresses are 4-byte aligned.
+const ENTRIES: usize = 1 << 16;
+/// A tag no fetch can match: fetch addresses are 2-byte aligned.
 const EMPTY: u32 = 1;
 const PAGE_SHIFT: u32 = 12;
 
@@ -39,7 +41,7 @@ impl Default for DecodeCache {
 
 #[inline(always)]
 fn index(pc: u32) -> usize {
-    (pc >> 2) as usize & (ENTRIES - 1)
+    (pc >> 1) as usize & (ENTRIES - 1)
 }
 
 impl DecodeCache {
@@ -54,8 +56,10 @@ impl DecodeCache {
     pub fn insert(&mut self, pc: u32, raw: u32) -> Insn {
         let insn = decode(raw);
         self.entries[index(pc)] = Entry { pc, raw, insn };
-        let page = (pc >> PAGE_SHIFT) as usize;
-        self.code_pages[page / 64] |= 1 << (page % 64);
+        for addr in [pc, pc.wrapping_add(length(raw) - 1)] {
+            let page = (addr >> PAGE_SHIFT) as usize;
+            self.code_pages[page / 64] |= 1 << (page % 64);
+        }
         insn
     }
 
@@ -74,18 +78,21 @@ impl DecodeCache {
         self.code_pages[page / 64] & (1 << (page % 64)) != 0
     }
 
+    /// Forgets every instruction overlapping `[first, last]`: those starting at a parcel in
+    /// it, and a 32-bit one starting in the parcel before it.
     #[cold]
     fn invalidate_words(&mut self, first: u32, last: u32) {
-        let mut word = first & !3;
+        let before = (first & !1).wrapping_sub(2);
+        let mut parcel = before;
         loop {
-            let e = &mut self.entries[index(word)];
-            if e.pc == word {
+            let e = &mut self.entries[index(parcel)];
+            if e.pc == parcel && (parcel != before || length(e.raw) == 4) {
                 e.pc = EMPTY;
             }
-            if word == last & !3 {
+            if parcel == last & !1 {
                 break;
             }
-            word = word.wrapping_add(4);
+            parcel = parcel.wrapping_add(2);
         }
     }
 
@@ -109,7 +116,7 @@ impl DecodeCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cpu::decode::Op;
+    use crate::cpu::isa::Op;
 
     const ADDI_A0_1: u32 = 0x0010_0513;
     const ADDI_A0_2: u32 = 0x0020_0513;
@@ -131,12 +138,40 @@ mod tests {
         assert!(c.get(0x8000_0000).is_none() && c.get(0x8000_0004).is_none());
     }
 
+    const C_LI_A0_1: u32 = 0x4505;
+
+    #[test]
+    fn a_store_forgets_the_instructions_it_overlaps_with_compressed_code() {
+        let mut c = DecodeCache::default();
+        // 0x...00: c.li (2 bytes); 0x...02: addi (4 bytes, to 0x...06); 0x...06: c.li.
+        c.insert(0x8000_0000, C_LI_A0_1);
+        c.insert(0x8000_0002, ADDI_A0_1);
+        c.insert(0x8000_0006, C_LI_A0_1);
+        assert_eq!(c.get(0x8000_0000).map(|(i, _)| (i.op, i.imm)), Some((Op::Addi, 1)));
+        // A byte store into the addi's second parcel forgets the addi only.
+        c.invalidate_range(0x8000_0004, 1);
+        assert!(c.get(0x8000_0000).is_some() && c.get(0x8000_0006).is_some());
+        assert!(c.get(0x8000_0002).is_none());
+        // A store to the parcel after a 2-byte instruction leaves it alone.
+        c.insert(0x8000_0002, ADDI_A0_1);
+        c.invalidate_range(0x8000_0006, 2);
+        assert!(c.get(0x8000_0002).is_some() && c.get(0x8000_0006).is_none());
+    }
+
+    #[test]
+    fn an_instruction_across_a_page_boundary_marks_both_pages() {
+        let mut c = DecodeCache::default();
+        c.insert(0x8000_0ffe, ADDI_A0_1);
+        c.invalidate_range(0x8000_1000, 1);
+        assert!(c.get(0x8000_0ffe).is_none());
+    }
+
     #[test]
     fn stores_to_pages_without_code_and_aliasing_slots_leave_entries_alone() {
         let mut c = DecodeCache::default();
         c.insert(0x8000_0000, ADDI_A0_1);
         // Same direct-mapped slot, different page and address: no effect.
-        c.invalidate_range(0x8000_0000 + (ENTRIES as u32) * 4, 4);
+        c.invalidate_range(0x8000_0000 + (ENTRIES as u32) * 2, 4);
         assert!(c.get(0x8000_0000).is_some());
         c.flush();
         assert!(c.get(0x8000_0000).is_none());

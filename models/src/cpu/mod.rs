@@ -1,4 +1,7 @@
-//! One in-order RV32IM hart with Zicsr, Zifencei and Zicbom, machine and user mode.
+//! One in-order RV32IMAC hart with Zicsr, Zifencei and Zicbom, machine and user mode.
+//!
+//! What each instruction is lives in one table ([`isa`]); compressed instructions decode to
+//! the instruction they expand to, so the semantics below are written once.
 //!
 //! The interpreter executes [`Insn`]s from the [`DecodeCache`]; it reaches memory only through
 //! a [`Bus`], and reports what it retires to an [`Observer`] (the instruction trace), both as
@@ -10,13 +13,15 @@ pub mod calls;
 pub mod csr;
 pub mod decode;
 mod decode_cache;
+pub mod isa;
 pub mod timing;
 mod trap;
 
 use crate::bus::{Access, Bus, CacheOp, MemFault, Width};
 use calls::CallTree;
 use csr::{Csrs, Priv};
-use decode::{decode, Insn, Op};
+use decode::{decode, Insn};
+use isa::Op;
 use decode_cache::DecodeCache;
 use std::collections::BTreeMap;
 use timing::{CostTable, CpuTiming};
@@ -87,6 +92,8 @@ pub struct Hart {
     /// Call contexts, kept only for buses that ask for them ([`Bus::CALL_CONTEXTS`]).
     calls: CallTree,
     faults: Faults,
+    /// The word `lr.w` reserved, until an `sc.w`, a trap, or a store by the hart to it.
+    reservation: Option<u32>,
 }
 
 /// The faults the firmware took ([`Cause::is_fault`]): the first few with their PCs, and how
@@ -118,6 +125,7 @@ impl Hart {
             probe_reported: None,
             calls: CallTree::default(),
             faults: Faults::default(),
+            reservation: None,
         }
     }
 
@@ -174,13 +182,12 @@ impl Hart {
                     self.probe_reported = Some(pc);
                     return Exit::Probe;
                 }
-                None => match bus.fetch(pc) {
+                None => match fetch(bus, pc) {
                     // A probed instruction is decoded afresh each time, never cached.
                     Ok(raw) if self.probes.contains_key(&pc) => (decode(raw), raw),
                     Ok(raw) => (self.decoded.insert(pc, raw), raw),
-                    Err(fault) => {
+                    Err(trap) => {
                         resume = None;
-                        let trap = Trap::new(Cause::InsnAccessFault, fault.addr());
                         if let Some(exit) = self.take_trap(pc, trap, obs) {
                             return exit;
                         }
@@ -196,7 +203,7 @@ impl Hart {
                     self.csr.instret = self.csr.instret.wrapping_add(1);
                     self.now += self.costs.of(insn.op);
                     if O::ENABLED {
-                        let rd_write = writes_rd(insn.op).then(|| (insn.rd, self.reg(insn.rd)));
+                        let rd_write = insn.op.writes_rd().then(|| (insn.rd, self.reg(insn.rd)));
                         obs.retired(pc, raw, rd_write.filter(|(rd, _)| *rd != 0));
                     }
                 }
@@ -207,7 +214,7 @@ impl Hart {
                 }
                 Err(Event::Stop(exit)) => {
                     // Semihosting calls and halting stores complete their instruction first.
-                    self.pc = pc.wrapping_add(4);
+                    self.pc = pc.wrapping_add(decode::length(raw));
                     self.csr.instret = self.csr.instret.wrapping_add(1);
                     self.now += self.costs.of(insn.op);
                     if O::ENABLED {
@@ -240,6 +247,7 @@ impl Hart {
             }
         }
         self.last_trap = Some((trap, pc, self.steps));
+        self.reservation = None;
         self.csr.enter_trap(trap.cause as u32, pc, trap.tval);
         self.now += 1;
         self.pc = self.csr.trap_vector();
@@ -252,18 +260,18 @@ impl Hart {
         let rs1 = self.reg(i.rs1);
         let rs2 = self.reg(i.rs2);
         let imm = i.imm as u32;
-        let next = pc.wrapping_add(4);
+        let next = pc.wrapping_add(decode::length(raw));
         let value = match i.op {
             Op::Lui => imm,
             Op::Auipc => pc.wrapping_add(imm),
-            Op::Jal => return self.jump(bus, pc, i.rd, None, pc.wrapping_add(imm)),
-            Op::Jalr => return self.jump(bus, pc, i.rd, Some(i.rs1), rs1.wrapping_add(imm) & !1),
-            Op::Beq => return self.branch(rs1 == rs2, pc, imm),
-            Op::Bne => return self.branch(rs1 != rs2, pc, imm),
-            Op::Blt => return self.branch((rs1 as i32) < (rs2 as i32), pc, imm),
-            Op::Bge => return self.branch((rs1 as i32) >= (rs2 as i32), pc, imm),
-            Op::Bltu => return self.branch(rs1 < rs2, pc, imm),
-            Op::Bgeu => return self.branch(rs1 >= rs2, pc, imm),
+            Op::Jal => return Ok(self.jump(bus, pc, next, i.rd, None, pc.wrapping_add(imm))),
+            Op::Jalr => return Ok(self.jump(bus, pc, next, i.rd, Some(i.rs1), rs1.wrapping_add(imm) & !1)),
+            Op::Beq => return Ok(self.branch(rs1 == rs2, pc, next, imm)),
+            Op::Bne => return Ok(self.branch(rs1 != rs2, pc, next, imm)),
+            Op::Blt => return Ok(self.branch((rs1 as i32) < (rs2 as i32), pc, next, imm)),
+            Op::Bge => return Ok(self.branch((rs1 as i32) >= (rs2 as i32), pc, next, imm)),
+            Op::Bltu => return Ok(self.branch(rs1 < rs2, pc, next, imm)),
+            Op::Bgeu => return Ok(self.branch(rs1 >= rs2, pc, next, imm)),
             Op::Lb => self.load(bus, pc, rs1.wrapping_add(imm), Width::Byte)? as i8 as u32,
             Op::Lh => self.load(bus, pc, rs1.wrapping_add(imm), Width::Half)? as i16 as u32,
             Op::Lw => self.load(bus, pc, rs1.wrapping_add(imm), Width::Word)?,
@@ -305,6 +313,33 @@ impl Hart {
                 (a, b) => a.wrapping_rem(b) as u32, // i32::MIN % -1 = 0
             },
             Op::Remu => rs1.checked_rem(rs2).unwrap_or(rs1),
+            Op::LrW => {
+                let value = self.atomic_load(bus, pc, rs1, Cause::LoadMisaligned, Cause::LoadAccessFault)?;
+                self.reservation = Some(rs1);
+                value
+            }
+            Op::ScW => {
+                let reserved = self.reservation.take() == Some(rs1);
+                if rs1 & 3 != 0 {
+                    return Err(Event::Trap(Trap::new(Cause::StoreMisaligned, rs1)));
+                }
+                if !reserved {
+                    self.set_reg(i.rd, 1);
+                    return Ok(next);
+                }
+                self.write(bus, pc, rs1, Width::Word, rs2)?;
+                self.set_reg(i.rd, 0);
+                return self.stored(bus, rs1, 4, next);
+            }
+            Op::AmoswapW => return self.amo(bus, pc, i.rd, rs1, next, |_, b| b, rs2),
+            Op::AmoaddW => return self.amo(bus, pc, i.rd, rs1, next, u32::wrapping_add, rs2),
+            Op::AmoxorW => return self.amo(bus, pc, i.rd, rs1, next, |a, b| a ^ b, rs2),
+            Op::AmoandW => return self.amo(bus, pc, i.rd, rs1, next, |a, b| a & b, rs2),
+            Op::AmoorW => return self.amo(bus, pc, i.rd, rs1, next, |a, b| a | b, rs2),
+            Op::AmominW => return self.amo(bus, pc, i.rd, rs1, next, |a, b| (a as i32).min(b as i32) as u32, rs2),
+            Op::AmomaxW => return self.amo(bus, pc, i.rd, rs1, next, |a, b| (a as i32).max(b as i32) as u32, rs2),
+            Op::AmominuW => return self.amo(bus, pc, i.rd, rs1, next, u32::min, rs2),
+            Op::AmomaxuW => return self.amo(bus, pc, i.rd, rs1, next, u32::max, rs2),
             // One hart and coherent memory: ordering fences have nothing to order yet.
             Op::Fence => return Ok(next),
             Op::FenceI => {
@@ -327,7 +362,7 @@ impl Hart {
                 return Err(Event::Trap(Trap::new(cause, 0)));
             }
             Op::Ebreak => {
-                if self.is_semihosting_call(bus, pc) {
+                if decode::length(raw) == 4 && self.is_semihosting_call(bus, pc) {
                     return Err(Event::Stop(Exit::Semihost));
                 }
                 return Err(Event::Trap(Trap::new(Cause::Breakpoint, pc)));
@@ -350,12 +385,10 @@ impl Hart {
         Ok(next)
     }
 
-    /// `jal` (`rs1` = None) or `jalr` at `pc`.
+    /// `jal` (`rs1` = None) or `jalr` at `pc`; returns the target. (With C, no jump target
+    /// is misaligned: offsets are even and `jalr` clears bit 0.)
     #[inline(always)]
-    fn jump<B: Bus>(&mut self, bus: &mut B, pc: u32, rd: u8, rs1: Option<u8>, target: u32) -> Result<u32, Event> {
-        if target & 3 != 0 {
-            return Err(Event::Trap(Trap::new(Cause::InsnMisaligned, target)));
-        }
+    fn jump<B: Bus>(&mut self, bus: &mut B, pc: u32, next: u32, rd: u8, rs1: Option<u8>, target: u32) -> u32 {
         if B::CALL_CONTEXTS {
             let before = self.calls.current();
             self.calls.jump(pc, rd, rs1, self.x[2]);
@@ -363,22 +396,18 @@ impl Hart {
                 bus.set_context(self.calls.current());
             }
         }
-        self.set_reg(rd, pc.wrapping_add(4));
-        Ok(target)
+        self.set_reg(rd, next);
+        target
     }
 
     /// A conditional branch: the next PC, and the penalty of a taken branch.
     #[inline(always)]
-    fn branch(&mut self, taken: bool, pc: u32, offset: u32) -> Result<u32, Event> {
+    fn branch(&mut self, taken: bool, pc: u32, next: u32, offset: u32) -> u32 {
         if !taken {
-            return Ok(pc.wrapping_add(4));
-        }
-        let target = pc.wrapping_add(offset);
-        if target & 3 != 0 {
-            return Err(Event::Trap(Trap::new(Cause::InsnMisaligned, target)));
+            return next;
         }
         self.now += self.taken_branch;
-        Ok(target)
+        pc.wrapping_add(offset)
     }
 
     #[inline(always)]
@@ -403,14 +432,71 @@ impl Hart {
         value: u32,
         next: u32,
     ) -> Result<u32, Event> {
+        self.write(bus, pc, addr, width, value)?;
+        self.stored(bus, addr, width.bytes(), next)
+    }
+
+    /// The memory write of a store.
+    #[inline(always)]
+    fn write<B: Bus>(&mut self, bus: &mut B, pc: u32, addr: u32, width: Width, value: u32) -> Result<(), Event> {
         let at = Access { pc, now: self.now };
         let stall = bus.store(at, addr, width, value).map_err(|f| Event::access_fault(Cause::StoreAccessFault, f))?;
         self.now += stall;
-        self.decoded.invalidate_range(addr, width.bytes());
+        Ok(())
+    }
+
+    /// What follows every store of the hart to `[addr, addr + len)`: decoded instructions
+    /// there are forgotten, a reservation there is lost, and a halting store stops the run.
+    #[inline(always)]
+    fn stored<B: Bus>(&mut self, bus: &mut B, addr: u32, len: u32, next: u32) -> Result<u32, Event> {
+        self.decoded.invalidate_range(addr, len);
+        if let Some(reserved) = self.reservation {
+            if addr.wrapping_sub(reserved) < 4 || reserved.wrapping_sub(addr) < len {
+                self.reservation = None;
+            }
+        }
         if bus.halt_requested() {
             return Err(Event::Stop(Exit::Halt));
         }
         Ok(next)
+    }
+
+    /// The load of `lr.w`: an aligned word, or the trap `misaligned` / `fault`.
+    fn atomic_load<B: Bus>(&mut self, bus: &mut B, pc: u32, addr: u32, misaligned: Cause, fault: Cause) -> Result<u32, Event> {
+        if addr & 3 != 0 {
+            return Err(Event::Trap(Trap::new(misaligned, addr)));
+        }
+        let (value, stall) = bus.load(Access { pc, now: self.now }, addr, Width::Word).map_err(|f| Event::access_fault(fault, f))?;
+        self.now += stall;
+        Ok(value)
+    }
+
+    /// An AMO: `rd` gets the word at `addr`, which becomes `op(word, src)`. The read and the
+    /// write are one access at one moment (both see the same `now`; the memory system reports
+    /// them as consecutive nodes of the CPU timeline, nothing between them); a fault of either
+    /// is a store/AMO fault.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn amo<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        pc: u32,
+        rd: u8,
+        addr: u32,
+        next: u32,
+        op: impl Fn(u32, u32) -> u32,
+        src: u32,
+    ) -> Result<u32, Event> {
+        if addr & 3 != 0 {
+            return Err(Event::Trap(Trap::new(Cause::StoreMisaligned, addr)));
+        }
+        let at = Access { pc, now: self.now };
+        let fault = |f| Event::access_fault(Cause::StoreAccessFault, f);
+        let (old, load_stall) = bus.load(at, addr, Width::Word).map_err(fault)?;
+        let store_stall = bus.store(at, addr, Width::Word, op(old, src)).map_err(fault)?;
+        self.now += load_stall + store_stall;
+        self.set_reg(rd, old);
+        self.stored(bus, addr, 4, next)
     }
 
     fn cache_block<B: Bus>(&mut self, bus: &mut B, pc: u32, op: CacheOp, addr: u32, next: u32) -> Result<u32, Event> {
@@ -446,36 +532,25 @@ impl Hart {
     }
 
     fn is_semihosting_call<B: Bus>(&self, bus: &mut B, pc: u32) -> bool {
-        // The sequence is only defined in uncompressed code, with the ebreak at 4-byte
-        // alignment, which the fetch path guarantees.
-        bus.fetch(pc.wrapping_sub(4)) == Ok(SEMIHOST_PRE) && bus.fetch(pc.wrapping_add(4)) == Ok(SEMIHOST_POST)
+        // The sequence is three uncompressed instructions (a `c.ebreak` is never a call).
+        fetch(bus, pc.wrapping_sub(4)) == Ok(SEMIHOST_PRE)
+            && fetch(bus, pc.wrapping_add(4)) == Ok(SEMIHOST_POST)
     }
 }
 
-/// Ops that write `rd` (for the trace).
-fn writes_rd(op: Op) -> bool {
-    !matches!(
-        op,
-        Op::Beq
-            | Op::Bne
-            | Op::Blt
-            | Op::Bge
-            | Op::Bltu
-            | Op::Bgeu
-            | Op::Sb
-            | Op::Sh
-            | Op::Sw
-            | Op::Fence
-            | Op::FenceI
-            | Op::Ecall
-            | Op::Ebreak
-            | Op::Mret
-            | Op::Wfi
-            | Op::CboClean
-            | Op::CboFlush
-            | Op::CboInval
-            | Op::Illegal
-    )
+/// Fetches the instruction at `pc`: its first 16-bit parcel, then the second if the first
+/// says it is a 32-bit instruction (which may lie across a page or region boundary: the
+/// second parcel faults on its own, with its own address in `mtval`).
+fn fetch<B: Bus>(bus: &mut B, pc: u32) -> Result<u32, Trap> {
+    if pc & 1 != 0 {
+        return Err(Trap::new(Cause::InsnMisaligned, pc));
+    }
+    let parcel = |bus: &mut B, addr| bus.fetch(addr).map_err(|f| Trap::new(Cause::InsnAccessFault, f.addr()));
+    let low = parcel(bus, pc)? as u32;
+    if decode::length(low) == 2 {
+        return Ok(low);
+    }
+    Ok(low | (parcel(bus, pc.wrapping_add(2))? as u32) << 16)
 }
 
 /// What stops an instruction from completing normally.

@@ -204,14 +204,139 @@ fn branches_and_jumps() {
 }
 
 #[test]
-fn misaligned_jump_target_traps_on_the_jump() {
+fn a_jump_to_a_2_byte_boundary_is_fine_and_only_an_odd_pc_is_misaligned() {
     let (mut hart, mut bus) = machine(&[jalr(1, 10, 2)]);
     hart.x[10] = BASE + 0x100;
-    hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
     hart.run(&mut bus, &mut (), 1);
-    assert_eq!((hart.csr.mcause, hart.csr.mtval, hart.csr.mepc), (0, BASE + 0x102, BASE));
-    assert_eq!(hart.x[1], 0, "rd is not written when the jump traps");
-    assert_eq!(hart.pc, BASE + 0x40);
+    assert_eq!((hart.pc, hart.x[1]), (BASE + 0x102, BASE + 4));
+    // Only an odd PC (an ELF entry, say) is misaligned: jumps clear bit 0 or add even offsets.
+    let (mut hart, mut bus) = machine(&[NOP]);
+    hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
+    hart.pc = BASE + 1;
+    hart.run(&mut bus, &mut (), 1);
+    assert_eq!((hart.csr.mcause, hart.csr.mtval, hart.csr.mepc), (0, BASE + 1, BASE + 1));
+}
+
+/// Loads `parcels` (16-bit halves, as the assembler lays them out) at `BASE`.
+fn machine_parcels(parcels: &[u16]) -> (Hart, Memory) {
+    let (hart, mut bus) = machine(&[]);
+    let bytes: Vec<u8> = parcels.iter().flat_map(|p| p.to_le_bytes()).collect();
+    bus.poke(BASE, &bytes).unwrap();
+    (hart, bus)
+}
+
+#[test]
+fn compressed_and_32_bit_instructions_mix() {
+    // Assembled by GNU as (-march=rv32imac):
+    //   0: c.li a0, 1          2: addi a0, a0, 2 (32-bit)     6: c.jal 0xa
+    //   8: c.li a1, 7 (skipped)   a: c.mv a2, ra              c: c.ebreak
+    let (mut hart, mut bus) = machine_parcels(&[0x4505, 0x0513, 0x0025, 0x2011, 0x459d, 0x8606, 0x9002]);
+    hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
+    assert_eq!(hart.run(&mut bus, &mut (), 5), Exit::Budget);
+    assert_eq!((hart.x[10], hart.x[11], hart.x[12]), (3, 0, BASE + 8), "c.jal links the next parcel");
+    assert_eq!(hart.csr.instret, 4);
+    // c.ebreak is a breakpoint even between semihosting-looking words: never a call.
+    assert_eq!((hart.csr.mcause, hart.csr.mepc, hart.pc), (3, BASE + 0xc, BASE + 0x40));
+}
+
+#[test]
+fn a_32_bit_instruction_across_the_end_of_memory_faults_on_its_second_half() {
+    let end = BASE + 0x1_0000;
+    let (mut hart, mut bus) = machine(&[]);
+    bus.poke(end - 2, &0x0513u16.to_le_bytes()).unwrap(); // first half of an addi
+    hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
+    hart.pc = end - 2;
+    hart.run(&mut bus, &mut (), 1);
+    assert_eq!((hart.csr.mcause, hart.csr.mtval, hart.csr.mepc), (1, end, end - 2));
+}
+
+/// The A instructions of the tests (GNU as, -march=rv32ima): all use a0 = rd, a1 = address,
+/// a2 = source, except the two `sc.w`s (a2 and a4 = rd, a3 = source).
+const LR_W: u32 = 0x1005_a52f;
+const SC_W_A2: u32 = 0x18d5_a62f;
+const SC_W_A4: u32 = 0x18d5_a72f;
+const SW_A3: u32 = 0x00d5_a023;
+
+#[test]
+fn amos_return_the_old_word_and_store_the_operation() {
+    const MIN: u32 = 0x8000_0000;
+    // (instruction, memory before, a2, memory after)
+    let cases: &[(u32, u32, u32, u32)] = &[
+        (0x08c5_a52f, 5, 9, 9),                  // amoswap.w
+        (0x00c5_a52f, u32::MAX, 2, 1),           // amoadd.w wraps
+        (0x20c5_a52f, 0b1100, 0b1010, 0b0110),   // amoxor.w
+        (0x60c5_a52f, 0b1100, 0b1010, 0b1000),   // amoand.w
+        (0x40c5_a52f, 0b1100, 0b1010, 0b1110),   // amoor.w
+        (0x80c5_a52f, MIN, 1, MIN),              // amomin.w: signed
+        (0xa0c5_a52f, MIN, 1, 1),                // amomax.w: signed
+        (0xc0c5_a52f, MIN, 1, 1),                // amominu.w: unsigned
+        (0xe0c5_a52f, MIN, 1, MIN),              // amomaxu.w: unsigned
+    ];
+    for &(insn, before, src, after) in cases {
+        let (mut hart, mut bus) = machine(&[insn]);
+        let data = BASE + 0x100;
+        bus.poke(data, &before.to_le_bytes()).unwrap();
+        (hart.x[11], hart.x[12]) = (data, src);
+        hart.run(&mut bus, &mut (), 1);
+        let mut word = [0; 4];
+        bus.peek(data, &mut word).unwrap();
+        assert_eq!((hart.x[10], u32::from_le_bytes(word)), (before, after), "{}", decode::disassemble(insn));
+    }
+}
+
+/// Runs `program` with a1 = a word holding 5, a3 = 9; returns the hart and the word.
+fn run_reservation(program: &[u32], steps: u64) -> (Hart, u32) {
+    let (mut hart, mut bus) = machine(program);
+    let data = BASE + 0x100;
+    bus.poke(data, &5u32.to_le_bytes()).unwrap();
+    hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
+    (hart.x[11], hart.x[13]) = (data, 9);
+    hart.run(&mut bus, &mut (), steps);
+    let mut word = [0; 4];
+    bus.peek(data, &mut word).unwrap();
+    (hart, u32::from_le_bytes(word))
+}
+
+#[test]
+fn sc_succeeds_once_after_lr_and_fails_without_a_reservation() {
+    // lr; sc (succeeds: a2 = 0); sc again (no reservation left: a4 = 1, no store).
+    let (hart, word) = run_reservation(&[LR_W, SC_W_A2, SC_W_A4], 3);
+    assert_eq!((hart.x[10], hart.x[12], hart.x[14], word), (5, 0, 1, 9));
+    let (hart, word) = run_reservation(&[SC_W_A4], 1);
+    assert_eq!((hart.x[14], word), (1, 5), "a failed sc.w does not store");
+}
+
+#[test]
+fn a_store_to_the_reserved_word_or_a_trap_clears_the_reservation() {
+    let (hart, _) = run_reservation(&[LR_W, SW_A3, SC_W_A2], 3);
+    assert_eq!(hart.x[12], 1, "a store to the reserved word");
+    // lr; ecall (trap to 0x40, where the program continues with sc.w).
+    let mut program = vec![LR_W, ECALL];
+    program.resize(0x40 / 4, NOP);
+    program.push(SC_W_A2);
+    let (hart, word) = run_reservation(&program, 3);
+    assert_eq!((hart.x[12], word), (1, 5), "a trap");
+}
+
+#[test]
+fn misaligned_atomics_trap_and_faults_are_store_faults() {
+    // (instruction, address, mcause)
+    for (insn, addr, cause) in [
+        (LR_W, BASE + 0x102, 4),
+        (SC_W_A2, BASE + 0x102, 6),
+        (0x00c5_a52f, BASE + 0x101, 6), // amoadd.w
+        (0x00c5_a52f, 0x9000_0000, 7),
+        (LR_W, 0x9000_0000, 5),
+    ] {
+        let (mut hart, mut bus) = machine(&[LR_W, insn]);
+        hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
+        hart.x[11] = BASE + 0x100;
+        hart.run(&mut bus, &mut (), 1);
+        (hart.x[10], hart.x[11]) = (0x1234, addr);
+        hart.run(&mut bus, &mut (), 1);
+        assert_eq!((hart.csr.mcause, hart.csr.mtval), (cause, addr), "{}", decode::disassemble(insn));
+        assert_eq!(hart.x[10], 0x1234, "rd is not written by a trapping instruction");
+    }
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! Like r2vm's pipeline models, it only counts cycles: it never changes what an instruction
 //! does.
 
-use super::decode::Op;
+use super::isa::{CostClass, Op};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -28,19 +28,18 @@ impl Default for CpuTiming {
 }
 
 /// Cycles of each operation before memory stalls, indexed by `Op as usize`.
-pub(super) struct CostTable([u32; Op::Illegal as usize + 1]);
+pub(super) struct CostTable([u32; Op::COUNT]);
 
 impl CostTable {
     pub fn new(t: &CpuTiming) -> Self {
-        let mut costs = [1; Op::Illegal as usize + 1];
-        for op in [Op::Jal, Op::Jalr] {
-            costs[op as usize] += t.jump;
-        }
-        for op in [Op::Mul, Op::Mulh, Op::Mulhsu, Op::Mulhu] {
-            costs[op as usize] += t.mul;
-        }
-        for op in [Op::Div, Op::Divu, Op::Rem, Op::Remu] {
-            costs[op as usize] += t.div;
+        let mut costs = [1; Op::COUNT];
+        for &op in Op::ALL {
+            costs[op as usize] += match op.cost_class() {
+                CostClass::Base => 0,
+                CostClass::Jump => t.jump,
+                CostClass::Mul => t.mul,
+                CostClass::Div => t.div,
+            };
         }
         CostTable(costs)
     }

@@ -9,7 +9,11 @@ pub enum Cause {
     InsnAccessFault = 1,
     IllegalInsn = 2,
     Breakpoint = 3,
+    /// `lr.w` at an address that is not 4-byte aligned (plain loads may be misaligned).
+    LoadMisaligned = 4,
     LoadAccessFault = 5,
+    /// `sc.w` or an AMO at an address that is not 4-byte aligned.
+    StoreMisaligned = 6,
     StoreAccessFault = 7,
     EcallFromU = 8,
     EcallFromM = 11,
@@ -22,7 +26,9 @@ impl Cause {
             Cause::InsnAccessFault => "instruction access fault",
             Cause::IllegalInsn => "illegal instruction",
             Cause::Breakpoint => "breakpoint",
+            Cause::LoadMisaligned => "load address misaligned",
             Cause::LoadAccessFault => "load access fault",
+            Cause::StoreMisaligned => "store/AMO address misaligned",
             Cause::StoreAccessFault => "store access fault",
             Cause::EcallFromU => "environment call from U-mode",
             Cause::EcallFromM => "environment call from M-mode",
