@@ -16,6 +16,8 @@
 #   firmware/bench/*.c  -> bin/bench/NAME.elf   (picolibc + semihosting)
 #                       -> bin/bench-rvc/NAME.elf (the same, -march=rv32imac: compressed)
 #   firmware/imac/*.c   -> bin/imac/NAME.elf    (picolibc + semihosting, -march=rv32imac)
+#   firmware/virt/*.c   -> bin/virt/NAME.elf    (the same, for QEMU virt's CLINT and UART:
+#                          mxpsim --machine virt)
 #   firmware/mxp-tests/*.c -> bin/mxp-tests/NAME.elf (vbx SDK programs for the MXP)
 #   firmware/apps/*.c      -> bin/apps/NAME.elf      (ports of the SDK benchmarks)
 #   firmware/apps/bugs/*.c -> bin/apps-bugs/NAME.elf (their injected-bug variants)
@@ -224,6 +226,7 @@ build_all() {
     build_dir firmware/bench bench
     build_dir firmware/bench bench-rvc "${IMAC_FLAGS[@]}"
     build_dir firmware/imac imac "${IMAC_FLAGS[@]}"
+    build_dir firmware/virt virt "${IMAC_FLAGS[@]}"
     build_sdk_lib
     build_dir firmware/mxp-tests mxp-tests "${SDK_FLAGS[@]}"
     build_vbw_lib
@@ -236,11 +239,12 @@ build_all() {
 # The firmware's console output (picolibc semihosting: SYS_WRITEC for stdout
 # AND stderr, which are one stream in picolibc 1.8) goes to the semihosting
 # chardev, here QEMU's stdout. Without `chardev=` QEMU writes it to its stderr.
+# The UART (serial0) shares that chardev (mux=on), so both streams keep their order.
 QEMU=${QEMU:-qemu-system-riscv32}
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-120}
 qemu_cmd() {  # qemu_cmd ELF
-    echo "$QEMU" -machine virt -bios none -nographic -monitor none -serial none \
-        -chardev stdio,id=semihost \
+    echo "$QEMU" -machine virt -bios none -nographic -monitor none \
+        -chardev stdio,mux=on,id=semihost -serial chardev:semihost \
         -semihosting-config enable=on,target=native,chardev=semihost \
         -kernel "$1"
 }

@@ -34,6 +34,8 @@ struct Program {
     expected: Expected,
     expect_exit: i32,
     qemu_skip: bool,
+    /// The `--machine` it runs on (`machine: NAME` in the header), if not the default.
+    machine: Option<String>,
     default_cache_only: bool,
     /// The longest cache line the program's output is indifferent to.
     max_line: Option<u32>,
@@ -96,6 +98,7 @@ fn discover_built(sources: &str, bin: &str) -> Vec<Program> {
                 elf: bin.join(format!("{name}.elf")),
                 name: format!("{}/{name}", bin.file_name().unwrap().to_str().unwrap()),
                 qemu_skip: header_value(&text, "qemu: skip").is_some(),
+                machine: header_value(&text, "machine:").map(str::to_string),
                 default_cache_only: header_value(&text, "cache: default-only").is_some(),
                 max_line: header_value(&text, "cache: max-line").map(|v| {
                     let n = v.split_whitespace().next().unwrap_or_default();
@@ -137,6 +140,9 @@ fn check(p: &Program, runner: &str, output: std::process::Output) -> Result<(), 
 fn run_mxpsim(p: &Program, cache: Option<&str>) -> Result<(), Failed> {
     let mut command = Command::new(env!("CARGO_BIN_EXE_mxpsim"));
     command.args(["run", "--max-insns", "1000000000"]);
+    if let Some(machine) = &p.machine {
+        command.args(["--machine", machine]);
+    }
     if let Some(spec) = cache {
         command.args(["--cache", spec]);
     }
@@ -147,8 +153,9 @@ fn run_mxpsim(p: &Program, cache: Option<&str>) -> Result<(), Failed> {
 fn run_qemu(p: &Program) -> Result<(), Failed> {
     let output = Command::new("timeout")
         .args(["60", "qemu-system-riscv32", "-machine", "virt", "-bios", "none", "-nographic"])
-        // Without a chardev QEMU writes the semihosting console to its stderr.
-        .args(["-monitor", "none", "-serial", "none", "-chardev", "stdio,id=semihost"])
+        // Without a chardev QEMU writes the semihosting console to its stderr; the UART
+        // shares it (mux), so the two streams keep their order on standard output.
+        .args(["-monitor", "none", "-chardev", "stdio,mux=on,id=semihost", "-serial", "chardev:semihost"])
         .args(["-semihosting-config", "enable=on,target=native,chardev=semihost", "-kernel"])
         .arg(&p.elf)
         .stdin(std::process::Stdio::null())
@@ -171,6 +178,7 @@ fn main() {
         .chain(discover("bench"))
         .chain(discover_built("bench", "bench-rvc"))
         .chain(discover("imac"))
+        .chain(discover("virt"))
         .chain(discover("mxp-tests"))
         .chain(discover("apps"));
     for p in programs.map(std::sync::Arc::new) {

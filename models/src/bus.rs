@@ -81,6 +81,26 @@ pub trait Bus {
         false
     }
 
+    /// The interrupt lines the devices drive at cycle `now`, as `mip` bits (MSIP, MTIP,
+    /// MEIP). The hart asks at instruction boundaries from [`Bus::interrupt_due`] on.
+    fn interrupts(&mut self, _now: u64) -> u32 {
+        0
+    }
+
+    /// The first cycle at which the lines may differ from what [`Bus::interrupts`] last
+    /// said (a timer reaching its compare value; 0 after a store to a device): the hart looks
+    /// again only then, so a machine without interrupt sources costs one comparison per
+    /// instruction. `u64::MAX`: never by itself.
+    fn interrupt_due(&self) -> u64 {
+        u64::MAX
+    }
+
+    /// The `mtime` of the machine's timer at cycle `now` (the `time` CSR); one tick per cycle
+    /// without a timer device.
+    fn mtime(&self, now: u64) -> u64 {
+        now
+    }
+
     /// Reads memory as a debugger would: no side effects, no timing, the coherent view.
     /// Used by host services (semihosting) that read the firmware's buffers.
     fn peek(&self, addr: u32, buf: &mut [u8]) -> Result<(), MemFault>;

@@ -1,11 +1,13 @@
 //! The hardware of the simulated SoC, one module per part.
 //!
-//! * [`cpu`]: one in-order RV32IM hart (Zicsr, Zifencei, Zicbom), decoding with `raki` once per
-//!   instruction word and keeping the result in a decoded-instruction cache; its timing model.
+//! * [`cpu`]: one in-order RV32IMAC hart (Zicsr, Zifencei, Zicbom), decoding with `raki` once
+//!   per instruction and keeping the result in a decoded-instruction cache; machine interrupts;
+//!   its timing model.
 //! * [`bus`]: the one interface through which the hart reaches memory and devices.
 //! * [`memory_system`]: the memory map behind that interface: the [`cache`] in front of
 //!   [`dram`], the uncached alias, system-control registers, [`axi`] timing with a
 //!   [`write_buffer`], and the [`events`] every access reports.
+//! * [`devices`]: the CLINT and the UART, one room each.
 //!
 //! Functional behaviour lives here; the run loop, the host side (semihosting, files, the
 //! command line) and reports live in the `sim` crate.
@@ -14,6 +16,7 @@ pub mod axi;
 pub mod bus;
 pub mod cache;
 pub mod cpu;
+pub mod devices;
 pub mod dram;
 pub mod events;
 pub mod htif;

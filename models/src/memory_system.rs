@@ -10,6 +10,8 @@
 //! | MXP instruction port | `0x4001_0000`, 256 B | 32-bit stores append command words, loads return replies ([`crate::mxp`]) |
 //! | MXP scratchpad | `0x5000_0000`, 256 KiB | uncached, byte addressable; not ordered with the engine's work |
 //! | `tohost` | inside DRAM, when the ELF has the symbol | HTIF ([`crate::htif`]): a verdict stops the run; console writes are served |
+//! | CLINT | `[devices.clint]`, none by default (`virt`: `0x0200_0000`, 64 KiB) | [`crate::devices::clint`]: `mtime`, `mtimecmp`, `msip` |
+//! | UART | `[devices.uart]`, none by default (`virt`: `0x1000_0000`, 256 B) | [`crate::devices::uart`]: ns16550a console |
 //!
 //! Everything else is unmapped: an access there is an access fault.
 
@@ -17,6 +19,9 @@ use crate::axi::{Axi, AxiConfig, Dir, Master};
 use crate::bus::{Access, Bus, CacheOp, MemFault, Width};
 use crate::cache::config::CacheConfig;
 use crate::cache::{Cache, Traffic};
+use crate::devices::clint::Clint;
+use crate::devices::uart::{Uart, UartInput};
+use crate::devices::{read_part, DevicesConfig};
 use crate::dram::Dram;
 use crate::events::EventSink;
 use crate::htif;
@@ -91,8 +96,9 @@ impl MemoryMap {
         }
     }
 
-    /// Checks the map, with the accelerator's regions, which must not overlap it either.
-    pub fn validate(&self, mxp: &MxpConfig) -> Result<(), InvalidField> {
+    /// Checks the map, with the accelerator's and the devices' regions, which must not
+    /// overlap it either.
+    pub fn validate(&self, mxp: &MxpConfig, devices: &DevicesConfig) -> Result<(), InvalidField> {
         let err = InvalidField::err;
         if self.dram_size == 0 || self.dram_size % 4096 != 0 {
             return err("dram_size", format!("{:#x} is not a positive multiple of 4 KiB", self.dram_size));
@@ -100,6 +106,7 @@ impl MemoryMap {
         let mut regions = self.regions().to_vec();
         regions.push(("mxp.port", mxp.port, PORT_SIZE));
         regions.push(("mxp.scratchpad", mxp.scratchpad, mxp.scratchpad_size));
+        regions.extend(devices.regions());
         for (i, &(field, base, size)) in regions.iter().enumerate() {
             if base % 4096 != 0 && !field.starts_with("mxp.") {
                 return err(field, format!("{base:#x} is not 4 KiB aligned"));
@@ -129,6 +136,10 @@ enum Target {
     MxpPort,
     /// The scratchpad, at this offset.
     Scratchpad(u32),
+    /// A CLINT register, at this offset.
+    Clint(u32),
+    /// A UART register, at this offset.
+    Uart(u32),
 }
 
 pub struct MemorySystem<S: EventSink> {
@@ -154,6 +165,12 @@ pub struct MemorySystem<S: EventSink> {
     clock_hz: u32,
     /// The hart's call context ([`Bus::set_context`]), for the events' origins.
     ctx: u32,
+    /// The CLINT, at its base.
+    clint: Option<(u32, Clint)>,
+    /// The UART, at its base.
+    uart: Option<(u32, Uart)>,
+    /// The cycle from which the interrupt lines may have changed ([`Bus::interrupt_due`]).
+    irq_due: u64,
     sink: S,
 }
 
@@ -168,7 +185,7 @@ struct Tohost {
 
 impl<S: EventSink> MemorySystem<S> {
     /// A memory system for a validated map and configurations; `clock_hz` is what the
-    /// system-control registers report.
+    /// system-control registers report. Devices are added with [`MemorySystem::with_devices`].
     pub fn new(map: MemoryMap, cache: &CacheConfig, axi: AxiConfig, mxp: &MxpConfig, clock_hz: u32, sink: S) -> Self {
         MemorySystem {
             dram: Dram::new(map.dram_base, map.dram_size),
@@ -186,8 +203,27 @@ impl<S: EventSink> MemorySystem<S> {
             mxp_error: None,
             clock_hz,
             ctx: 0,
+            clint: None,
+            uart: None,
+            irq_due: u64::MAX,
             sink,
         }
+    }
+
+    /// The UART receives from `input` from now on (if the machine has one).
+    pub fn connect_uart_input(&mut self, input: Box<dyn UartInput>) {
+        if let Some((_, uart)) = &mut self.uart {
+            uart.connect(input);
+        }
+    }
+
+    /// Adds the devices of `config` (their regions validated with the map); the UART
+    /// receives from `uart_input`.
+    pub fn with_devices(mut self, config: &DevicesConfig, uart_input: Box<dyn UartInput>) -> Self {
+        self.clint = config.clint.as_ref().map(|c| (c.base, Clint::new(c, self.clock_hz)));
+        self.uart = config.uart.as_ref().map(|u| (u.base, Uart::new(uart_input)));
+        self.irq_due = if self.clint.is_some() { 0 } else { u64::MAX };
+        self
     }
 
     pub fn mxp(&self) -> &Mxp {
@@ -244,6 +280,8 @@ impl<S: EventSink> MemorySystem<S> {
             Target::Scratchpad(_) => "the MXP scratchpad",
             Target::MxpPort => "the MXP instruction port",
             Target::Sysctl(_) => "the system-control registers",
+            Target::Clint(_) => "the CLINT",
+            Target::Uart(_) => "the UART",
         })
     }
 
@@ -263,8 +301,50 @@ impl<S: EventSink> MemorySystem<S> {
             Some(Target::Scratchpad(off))
         } else if inside(x.port, PORT_SIZE).is_some() {
             Some(Target::MxpPort)
+        } else if let Some(off) = inside(m.sysctl, sysctl::SIZE) {
+            Some(Target::Sysctl(off))
         } else {
-            inside(m.sysctl, sysctl::SIZE).map(Target::Sysctl)
+            self.device_target(addr, len)
+        }
+    }
+
+    #[cold]
+    fn device_target(&self, addr: u32, len: u32) -> Option<Target> {
+        let inside = |base: u32, size: u32| {
+            let off = addr.wrapping_sub(base);
+            (off < size && size - off >= len).then_some(off)
+        };
+        if let Some(off) = self.clint.as_ref().and_then(|(base, _)| inside(*base, crate::devices::clint::SIZE)) {
+            return Some(Target::Clint(off));
+        }
+        let uart = self.uart.as_ref().and_then(|(base, _)| inside(*base, crate::devices::uart::SIZE));
+        uart.map(Target::Uart)
+    }
+
+    /// A load from a device register.
+    #[cold]
+    fn device_read(&mut self, target: Target, width: Width, now: u64) -> u32 {
+        match (target, &mut self.clint, &mut self.uart) {
+            (Target::Clint(off), Some((_, clint)), _) => clint.read(off, width, now),
+            (Target::Uart(off), _, Some((_, uart))) => uart.read(off) as u32,
+            _ => unreachable!("device_target only returns present devices"),
+        }
+    }
+
+    /// A store to a device register; the interrupt lines may change.
+    #[cold]
+    fn device_write(&mut self, target: Target, width: Width, value: u32, now: u64) {
+        match (target, &mut self.clint, &mut self.uart) {
+            (Target::Clint(off), Some((_, clint)), _) => {
+                clint.write(off, width, value, now);
+                self.irq_due = 0;
+            }
+            (Target::Uart(off), _, Some((_, uart))) => {
+                if let Some(byte) = uart.write(off, value as u8) {
+                    self.console.push(byte);
+                }
+            }
+            _ => unreachable!("device_target only returns present devices"),
         }
     }
 
@@ -599,12 +679,9 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                 self.dram.read_bytes(phys, bytes).expect("target checked");
                 self.axi.transfer(Master::Uncached, Dir::Read, len, at.now) - at.now
             }
-            Target::Sysctl(offset) => {
-                let value = self.sysctl_read(offset & !3);
-                let shift = 8 * (offset & 3);
-                return Ok(((value >> shift) & width_mask(width), 0));
-            }
+            Target::Sysctl(offset) => return Ok((read_part(self.sysctl_read(offset & !3), offset, width), 0)),
             Target::MxpPort => return Ok(self.port_read(at, width)),
+            device @ (Target::Clint(_) | Target::Uart(_)) => return Ok((self.device_read(device, width, at.now), 0)),
             Target::Scratchpad(off) => {
                 let origin = self.origin(at.pc, at.now);
                 let range = Range::new(off, len);
@@ -647,6 +724,10 @@ impl<S: EventSink> Bus for MemorySystem<S> {
             }
             Target::Sysctl(offset) => self.sysctl_write(at, offset, value),
             Target::MxpPort => self.port_write(at, width, value),
+            device @ (Target::Clint(_) | Target::Uart(_)) => {
+                self.device_write(device, width, value, at.now);
+                0
+            }
             Target::Scratchpad(off) => {
                 let origin = self.origin(at.pc, at.now);
                 let range = Range::new(off, len as u32);
@@ -669,7 +750,12 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                 Ok(self.time_cache_traffic(traffic, at.now))
             }
             // Uncached memory and devices have no cache blocks: nothing to do.
-            Target::Uncached(_) | Target::Sysctl(_) | Target::MxpPort | Target::Scratchpad(_) => Ok(0),
+            Target::Uncached(_)
+            | Target::Sysctl(_)
+            | Target::MxpPort
+            | Target::Scratchpad(_)
+            | Target::Clint(_)
+            | Target::Uart(_) => Ok(0),
         }
     }
 
@@ -692,7 +778,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                 buf.copy_from_slice(&self.mxp.scratchpad()[off as usize..off as usize + buf.len()]);
                 Ok(())
             }
-            Target::Sysctl(_) | Target::MxpPort => Err(fault),
+            Target::Sysctl(_) | Target::MxpPort | Target::Clint(_) | Target::Uart(_) => Err(fault),
         }
     }
 
@@ -708,16 +794,23 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                 self.mxp.scratchpad_mut()[off as usize..off as usize + data.len()].copy_from_slice(data);
                 Ok(())
             }
-            Target::Sysctl(_) | Target::MxpPort => Err(fault),
+            Target::Sysctl(_) | Target::MxpPort | Target::Clint(_) | Target::Uart(_) => Err(fault),
         }
     }
-}
 
-fn width_mask(width: Width) -> u32 {
-    match width {
-        Width::Byte => 0xff,
-        Width::Half => 0xffff,
-        Width::Word => u32::MAX,
+    fn interrupts(&mut self, now: u64) -> u32 {
+        let Some((_, clint)) = &self.clint else { return 0 };
+        self.irq_due = clint.next_rise(now);
+        clint.lines(now)
+    }
+
+    #[inline(always)]
+    fn interrupt_due(&self) -> u64 {
+        self.irq_due
+    }
+
+    fn mtime(&self, now: u64) -> u64 {
+        self.clint.as_ref().map_or(now, |(_, clint)| clint.mtime(now))
     }
 }
 

@@ -16,7 +16,7 @@ use mxpsim_detector::event::CacheGeometry;
 use mxpsim_detector::Config as DetectorConfig;
 use mxpsim_models::cpu::calls::CallTree;
 use mxpsim_models::cpu::decode::{disassemble, unimplemented_extension};
-use mxpsim_models::cpu::Cause;
+use mxpsim_models::cpu::{Cause, Interrupt};
 use mxpsim_models::events::EventSink;
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal};
@@ -62,10 +62,11 @@ enum Command {
 /// Options that define the machine (shared by `run` and `config`).
 #[derive(Args)]
 struct MachineArgs {
-    /// Machine description (TOML: [memory], [cache], [axi], [cpu]; see `mxpsim config
-    /// --dump` for every field and its default).
-    #[arg(long, value_name = "FILE")]
-    config: Option<PathBuf>,
+    /// The machine: a preset (`default`, `virt`: QEMU virt's RAM, CLINT and UART) or a
+    /// TOML machine file ([memory], [cache], [axi], [cpu], [mxp], [devices.*]; `mxpsim
+    /// config` prints every field).
+    #[arg(long, visible_alias = "config", value_name = "NAME|FILE")]
+    machine: Option<String>,
 
     /// Cache overrides: `off`, or key=value pairs, e.g.
     /// size=32K,line=64,ways=4,policy=lru,write=back,wb=line (keys: size, line, ways
@@ -82,12 +83,18 @@ struct MachineArgs {
 impl MachineArgs {
     /// The effective configuration: defaults, then the file, then the overrides.
     fn machine(&self) -> Result<MachineConfig, String> {
-        let mut config = match &self.config {
-            Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                MachineConfig::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?
-            }
+        let mut config = match self.machine.as_deref() {
             None => MachineConfig::default(),
+            Some(name) if !name.contains(['/', '.']) => MachineConfig::preset(name)
+                .ok_or_else(|| {
+                    let names: Vec<_> = crate::config::PRESETS.iter().map(|(n, _)| *n).collect();
+                    format!("no machine preset `{name}` (presets: {}; or give a TOML file)", names.join(", "))
+                })?
+                .map_err(|e| format!("preset {name}: {e}"))?,
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+                MachineConfig::from_toml(&text).map_err(|e| format!("{path}: {e}"))?
+            }
         };
         if let Some(spec) = &self.cache {
             config.apply_cache_overrides(spec).map_err(|e| e.to_string())?;
@@ -735,6 +742,9 @@ fn simulate<S: EventSink>(
     let path = args.firmware.display();
     let mut machine =
         Machine::new(config, image, host, sink).map_err(|e| Fatal(Failure::OutsideMemory, format!("{path}: {e}")))?;
+    if let Some(stdin) = crate::uart_input::StdinInput::open() {
+        machine.bus.connect_uart_input(Box::new(stdin));
+    }
     if S::ENABLED {
         machine.watch_heap();
     }
@@ -789,6 +799,16 @@ fn explain<S: EventSink>(machine: &Machine<S>, outcome: &Outcome) {
             "instruction limit reached: {limit} instructions executed, the firmware has not exited (pc {})",
             at(pc)
         )),
+        Outcome::Asleep { pc, mie } => {
+            let why = match mie & (Interrupt::Timer.bit() | Interrupt::Software.bit() | Interrupt::External.bit()) {
+                0 => "no interrupt is enabled in mie".to_string(),
+                enabled if enabled & Interrupt::Timer.bit() != 0 => {
+                    "the timer interrupt is enabled but mtimecmp is out of mtime's reach, and nothing else can wake the hart".into()
+                }
+                enabled => format!("mie = {enabled:#x} enables only interrupts no device here raises by itself"),
+            };
+            error(format_args!("the firmware waits for an interrupt that can never come (wfi at {}): {why}", at(pc)))
+        }
         Outcome::HaltedOnRace { pc } => eprintln!("mxpsim: stopped at the first race (--halt-on-race), pc {}", at(pc)),
         Outcome::Accelerator(ref e) => error(format_args!("accelerator: {e} (command issued at {})", at(e.pc))),
         Outcome::TrapLoop { first, first_pc, second, second_pc, mtvec } => {

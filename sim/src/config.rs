@@ -39,12 +39,19 @@
 //! mask_waves = 256
 //! fxp_frac_bits = [4, 15, 16]
 //! custom_lanes = [4, 4]
+//! # Devices: absent by default; the `virt` preset (machines/virt.toml) has both.
+//! [devices.clint]
+//! base = 0x2000000
+//! timebase_hz = 10000000
+//! [devices.uart]
+//! base = 0x10000000
 //! ```
 
 use mxpsim_detector::event::{CacheGeometry, WriteBack};
 use mxpsim_models::axi::AxiConfig;
 use mxpsim_models::cache::config::{CacheConfig, Policy, WritePolicy};
 use mxpsim_models::cpu::timing::CpuTiming;
+use mxpsim_models::devices::DevicesConfig;
 use mxpsim_models::memory_system::MemoryMap;
 use mxpsim_models::mxp::config::MxpConfig;
 use serde::{Deserialize, Serialize};
@@ -62,6 +69,7 @@ pub struct MachineConfig {
     pub axi: AxiConfig,
     pub cpu: CpuTiming,
     pub mxp: MxpConfig,
+    pub devices: DevicesConfig,
 }
 
 impl Default for MachineConfig {
@@ -73,6 +81,7 @@ impl Default for MachineConfig {
             axi: AxiConfig::default(),
             cpu: CpuTiming::default(),
             mxp: MxpConfig::default(),
+            devices: DevicesConfig::default(),
         }
     }
 }
@@ -96,7 +105,16 @@ fn error(field: impl Into<String>, reason: impl Into<String>) -> ConfigError {
     ConfigError { field: field.into(), reason: reason.into() }
 }
 
+/// The machine presets (`--machine NAME`): each a TOML machine file over the defaults, in
+/// `machines/` (the default SoC is the defaults themselves).
+pub const PRESETS: &[(&str, &str)] = &[("default", ""), ("virt", include_str!("../../machines/virt.toml"))];
+
 impl MachineConfig {
+    /// The preset called `name`, if there is one.
+    pub fn preset(name: &str) -> Option<Result<Self, ConfigError>> {
+        PRESETS.iter().find(|(n, _)| *n == name).map(|(_, text)| Self::from_toml(text))
+    }
+
     /// Parses a TOML machine file (missing fields keep their defaults).
     pub fn from_toml(text: &str) -> Result<Self, ConfigError> {
         toml::from_str(text).map_err(|e| {
@@ -114,11 +132,11 @@ impl MachineConfig {
         let mut out = String::with_capacity(text.len());
         for line in text.lines() {
             if line.starts_with('[') {
-                in_memory = line == "[memory]" || line == "[mxp]";
+                in_memory = matches!(line, "[memory]" | "[mxp]" | "[devices.clint]" | "[devices.uart]");
             }
             match line.split_once(" = ").map(|(k, v)| (k, v.parse::<u32>())) {
                 Some((key, Ok(value)))
-                    if in_memory && !matches!(key, "lanes" | "fifo_depth" | "dma_queue" | "mask_waves") =>
+                    if in_memory && !matches!(key, "lanes" | "fifo_depth" | "dma_queue" | "mask_waves" | "timebase_hz") =>
                 {
                     out.push_str(&format!("{key} = {value:#x}"))
                 }
@@ -139,9 +157,12 @@ impl MachineConfig {
             return Err(error("clock_hz", "must be positive"));
         }
         self.mxp.validate().map_err(|e| error(format!("mxp.{}", e.field), e.reason))?;
-        // Accelerator regions are named `mxp.…` already.
-        self.memory.validate(&self.mxp).map_err(|e| {
-            let field = if e.field.starts_with("mxp.") { e.field.to_string() } else { format!("memory.{}", e.field) };
+        // Accelerator and device regions are named `mxp.…` and `devices.…` already.
+        self.memory.validate(&self.mxp, &self.devices).map_err(|e| {
+            let field = match e.field.split('.').next() {
+                Some("mxp" | "devices") => e.field.to_string(),
+                _ => format!("memory.{}", e.field),
+            };
             error(field, e.reason)
         })?;
         self.cache.validate().map_err(|e| error(format!("cache.{}", e.field), e.reason))?;

@@ -78,6 +78,8 @@ failures! {
         "the accelerator was given a command it cannot carry out (malformed command, scratchpad range out of bounds, DMA outside DRAM, VL of zero, …)",
     /// An event trace that is not one, or is damaged.
     BadTrace = 124 => "`detect`: not an event trace, or a damaged one",
+    /// The firmware waits (`wfi`) for an interrupt that nothing can raise.
+    Asleep = 125 => "the firmware waits (`wfi`) for an interrupt that nothing can raise (none enabled, or no source armed)",
 }
 
 /// The default exit status when races were found (ThreadSanitizer's).
@@ -115,6 +117,8 @@ pub enum RunEnd {
     InstructionLimit { limit: u64 },
     /// The firmware trapped and its trap handler could not run.
     TrapLoop,
+    /// The firmware waits (`wfi`) for an interrupt that nothing can raise.
+    Asleep,
     /// The accelerator was given a command it cannot carry out.
     AcceleratorError { message: String },
     /// The firmware's image does not fit the machine's memory.
@@ -133,6 +137,7 @@ impl RunEnd {
             RunEnd::Tohost { value } => Ok(tohost_failure_status(value)),
             RunEnd::InstructionLimit { .. } => Err(Failure::InsnLimit),
             RunEnd::TrapLoop => Err(Failure::TrapLoop),
+            RunEnd::Asleep => Err(Failure::Asleep),
             RunEnd::AcceleratorError { .. } => Err(Failure::Accelerator),
             RunEnd::DoesNotFit { .. } => Err(Failure::OutsideMemory),
             RunEnd::HaltedOnRace => Ok(0),
@@ -156,6 +161,7 @@ impl RunEnd {
                 format!("the run stopped at the instruction limit ({limit}) before the firmware finished")
             }
             RunEnd::TrapLoop => "the run stopped: the firmware trapped and its trap handler could not run".into(),
+            RunEnd::Asleep => "the run stopped: the firmware waits for an interrupt that nothing can raise".into(),
             RunEnd::AcceleratorError { message } => format!("the run stopped: accelerator error: {message}"),
             RunEnd::DoesNotFit { message } => format!("the firmware does not fit the machine: {message}"),
             RunEnd::HaltedOnRace => "the run stopped at the first race (--halt-on-race)".into(),
@@ -172,6 +178,7 @@ impl std::fmt::Display for RunEnd {
             RunEnd::Tohost { value } => write!(f, "test {} failed", value >> 1),
             RunEnd::InstructionLimit { .. } => write!(f, "instruction limit"),
             RunEnd::TrapLoop => write!(f, "trap loop"),
+            RunEnd::Asleep => write!(f, "asleep"),
             RunEnd::AcceleratorError { message } => write!(f, "accelerator: {message}"),
             RunEnd::DoesNotFit { message } => write!(f, "does not fit: {message}"),
             RunEnd::HaltedOnRace => write!(f, "halted"),

@@ -17,3 +17,4 @@ pub mod source_map;
 pub mod sweep;
 pub mod symbols;
 pub mod trace;
+pub mod uart_input;

@@ -74,6 +74,8 @@ pub enum Outcome {
     InsnLimit { limit: u64, pc: u32 },
     /// The firmware trapped and its handler could not run.
     TrapLoop { first: Trap, first_pc: u32, second: Trap, second_pc: u32, mtvec: u32 },
+    /// The `wfi` at `pc` waits for an interrupt that nothing can raise (`mie` as it was).
+    Asleep { pc: u32, mie: u32 },
     /// The accelerator was given a command it cannot carry out.
     Accelerator(MxpError),
     /// The race checker stopped the run at its first race (`--halt-on-race`).
@@ -88,6 +90,7 @@ impl Outcome {
             Outcome::ToHost(value) => RunEnd::Tohost { value: *value },
             Outcome::InsnLimit { limit, .. } => RunEnd::InstructionLimit { limit: *limit },
             Outcome::TrapLoop { .. } => RunEnd::TrapLoop,
+            Outcome::Asleep { .. } => RunEnd::Asleep,
             Outcome::Accelerator(e) => RunEnd::AcceleratorError { message: e.to_string() },
             Outcome::HaltedOnRace { .. } => RunEnd::HaltedOnRace,
         }
@@ -170,7 +173,8 @@ impl<S: EventSink> Machine<S> {
     pub fn new(config: &MachineConfig, image: Image, host: Semihost, sink: S) -> Result<Self, OutsideMemory> {
         let map = &config.memory;
         let mut bus =
-            MemorySystem::new(map.clone(), &config.cache, config.axi.clone(), &config.mxp, config.clock_hz, sink);
+            MemorySystem::new(map.clone(), &config.cache, config.axi.clone(), &config.mxp, config.clock_hz, sink)
+                .with_devices(&config.devices, Box::new(()));
         // picolibc's crt0 starts the stack at `__stack`, growing down.
         let stack = image.symbols.addr_of("__stack");
         let ends = image.segments.iter().map(|s| u64::from(s.addr) + u64::from(s.mem_size));
@@ -297,6 +301,7 @@ impl<S: EventSink> Machine<S> {
                         None => break Outcome::HaltedOnRace { pc: self.hart.pc },
                     }
                 }
+                Exit::Asleep { pc, mie } => break Outcome::Asleep { pc, mie },
                 Exit::TrapLoop { first, first_pc, second, second_pc } => {
                     let mtvec = self.hart.csr.trap_vector();
                     break Outcome::TrapLoop { first, first_pc, second, second_pc, mtvec };

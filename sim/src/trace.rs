@@ -8,7 +8,7 @@
 //! ```
 
 use mxpsim_models::cpu::decode::{disassemble, length, REG_NAMES};
-use mxpsim_models::cpu::{Observer, Trap};
+use mxpsim_models::cpu::{Interrupt, Observer, Trap};
 use std::io::{self, Write};
 
 pub struct Tracer<W: Write> {
@@ -48,6 +48,11 @@ impl<W: Write> Observer for Tracer<W> {
             }
             None => writeln!(self.out, "{pc:08x}  {word}  {text}"),
         };
+        self.record(result);
+    }
+
+    fn interrupted(&mut self, pc: u32, interrupt: Interrupt) {
+        let result = writeln!(self.out, "{pc:08x}  interrupt: {} (mcause {:#x})", interrupt.describe(), interrupt.mcause());
         self.record(result);
     }
 

@@ -111,6 +111,8 @@ pub struct Csrs {
     pub mtval: u32,
     mscratch: u32,
     mie: u32,
+    /// The interrupt lines the devices drive (read-only `mip` bits), as the hart last saw them.
+    pub mip: u32,
     mcounteren: u32,
     /// `mcycle` minus the hart's clock: the firmware may write `mcycle`, but the simulation's
     /// clock (which times memory and devices) never jumps. `time` reads the clock itself
@@ -131,6 +133,7 @@ impl Default for Csrs {
             mtval: 0,
             mscratch: 0,
             mie: 0,
+            mip: 0,
             mcounteren: 0,
             cycle_offset: 0,
             instret: 0,
@@ -143,10 +146,34 @@ impl Default for Csrs {
 pub struct IllegalCsrAccess;
 
 impl Csrs {
-    /// Base address of the trap vector (exceptions always go to the base; there are no
-    /// interrupts yet, so vectored mode changes nothing).
+    /// Base address of the trap vector: where exceptions go, and interrupts in direct mode.
     pub fn trap_vector(&self) -> u32 {
         self.mtvec & !3
+    }
+
+    /// Where interrupt `code` goes: the base, or in vectored mode (`mtvec` mode 1) the base
+    /// plus 4 × code.
+    pub fn interrupt_vector(&self, code: u32) -> u32 {
+        match self.mtvec & 3 {
+            1 => self.trap_vector().wrapping_add(4 * code),
+            _ => self.trap_vector(),
+        }
+    }
+
+    /// The interrupts that are pending and enabled in `mie` (whether or not `mstatus.MIE`
+    /// lets them be taken): what wakes `wfi`.
+    pub fn enabled_pending(&self) -> u32 {
+        self.mip & self.mie
+    }
+
+    pub fn mie(&self) -> u32 {
+        self.mie
+    }
+
+    /// True when an enabled pending interrupt is taken now: in M-mode only with
+    /// `mstatus.MIE`, in U-mode always (M-level interrupts preempt lower modes).
+    pub fn takes_interrupts(&self) -> bool {
+        self.privilege == Priv::User || self.mstatus & MSTATUS_MIE != 0
     }
 
     pub fn mstatus(&self) -> u32 {
@@ -190,8 +217,9 @@ impl Csrs {
         now.wrapping_add(self.cycle_offset)
     }
 
-    /// Reads CSR `csr` from the current privilege mode at clock `now`.
-    pub fn read(&self, csr: u16, now: u64) -> Result<u32, IllegalCsrAccess> {
+    /// Reads CSR `csr` from the current privilege mode at clock `now`, with the machine
+    /// timer at `mtime` (the `time` CSR).
+    pub fn read(&self, csr: u16, now: u64, mtime: u64) -> Result<u32, IllegalCsrAccess> {
         use num::*;
         self.check_privilege(csr)?;
         Ok(match csr {
@@ -204,15 +232,16 @@ impl Csrs {
             MSCRATCH => self.mscratch,
             MIE => self.mie,
             MCOUNTEREN => self.mcounteren,
+            MIP => self.mip,
             // Accepted for compatibility but without function on this hart: no S-mode to
-            // delegate to, no interrupt sources, no address translation or protection.
-            MEDELEG | MIDELEG | MIP | MSTATUSH | SATP => 0,
+            // delegate to, no address translation or protection.
+            MEDELEG | MIDELEG | MSTATUSH | SATP => 0,
             PMPCFG0..=PMPCFG3 | PMPADDR0..=PMPADDR15 => 0,
             MVENDORID | MARCHID | MIMPID | MHARTID | MCONFIGPTR => 0,
             MCYCLE | CYCLE => self.mcycle(now) as u32,
             MCYCLEH | CYCLEH => (self.mcycle(now) >> 32) as u32,
-            TIME => now as u32,
-            TIMEH => (now >> 32) as u32,
+            TIME => mtime as u32,
+            TIMEH => (mtime >> 32) as u32,
             MINSTRET | INSTRET => self.instret as u32,
             MINSTRETH | INSTRETH => (self.instret >> 32) as u32,
             _ => return Err(IllegalCsrAccess),
@@ -293,7 +322,7 @@ mod tests {
     #[test]
     fn misa_reports_rv32imacu() {
         assert_eq!(MISA, 0x4010_1105);
-        assert_eq!(Csrs::default().read(0x301, 0), Ok(0x4010_1105));
+        assert_eq!(Csrs::default().read(0x301, 0, 0), Ok(0x4010_1105));
     }
 
     #[test]
@@ -322,17 +351,17 @@ mod tests {
     #[test]
     fn unimplemented_read_only_and_privileged_accesses_are_illegal() {
         let mut c = Csrs::default();
-        assert_eq!(c.read(0x7c0, 0), Err(IllegalCsrAccess));
+        assert_eq!(c.read(0x7c0, 0, 0), Err(IllegalCsrAccess));
         assert_eq!(c.write(0xf14, 1, 0), Err(IllegalCsrAccess)); // mhartid
         assert_eq!(c.write(0xc00, 1, 0), Err(IllegalCsrAccess)); // cycle
         c.privilege = Priv::User;
-        assert_eq!(c.read(0x340, 0), Err(IllegalCsrAccess)); // mscratch from U
-        assert_eq!(c.read(0xc00, 0), Err(IllegalCsrAccess)); // cycle without mcounteren.CY
+        assert_eq!(c.read(0x340, 0, 0), Err(IllegalCsrAccess)); // mscratch from U
+        assert_eq!(c.read(0xc00, 0, 0), Err(IllegalCsrAccess)); // cycle without mcounteren.CY
         c.privilege = Priv::Machine;
         c.write(0x306, 0b101, 0).unwrap();
         c.privilege = Priv::User;
-        assert!(c.read(0xc00, 0).is_ok() && c.read(0xc02, 0).is_ok());
-        assert_eq!(c.read(0xc01, 0), Err(IllegalCsrAccess)); // TM not granted
+        assert!(c.read(0xc00, 0, 0).is_ok() && c.read(0xc02, 0, 0).is_ok());
+        assert_eq!(c.read(0xc01, 0, 0), Err(IllegalCsrAccess)); // TM not granted
     }
 
     #[test]
@@ -342,8 +371,8 @@ mod tests {
         c.instret = c.instret.wrapping_add(1); // the writing instruction retires
         assert_eq!(c.instret, 0x1_0000_0064);
         c.write(0xb80, 7, 1000).unwrap();
-        assert_eq!(c.read(0xb80, 1001), Ok(7), "one cycle later: the written value");
-        assert_eq!(c.read(0xc01, 1001), Ok(1001), "time follows the clock, not mcycle");
+        assert_eq!(c.read(0xb80, 1001, 1001), Ok(7), "one cycle later: the written value");
+        assert_eq!(c.read(0xc01, 1001, 1001), Ok(1001), "time follows the clock, not mcycle");
     }
 
     #[test]
@@ -351,7 +380,7 @@ mod tests {
         let mut c = Csrs::default();
         for csr in [0x180, 0x302, 0x303, 0x3a0, 0x3b0, 0x3bf, 0x344] {
             c.write(csr, 0xffff_ffff, 0).unwrap();
-            assert_eq!(c.read(csr, 0), Ok(0), "csr {csr:#x}");
+            assert_eq!(c.read(csr, 0, 0), Ok(0), "csr {csr:#x}");
         }
     }
 }

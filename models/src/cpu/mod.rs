@@ -25,7 +25,7 @@ use isa::Op;
 use decode_cache::DecodeCache;
 use std::collections::BTreeMap;
 use timing::{CostTable, CpuTiming};
-pub use trap::{Cause, Trap};
+pub use trap::{Cause, Interrupt, Trap};
 
 /// The semihosting call sequence around an `ebreak`: `slli x0, x0, 0x1f; ebreak; srai x0, x0, 7`.
 const SEMIHOST_PRE: u32 = 0x01f0_1013;
@@ -39,12 +39,15 @@ pub trait Observer {
     fn retired(&mut self, pc: u32, raw: u32, rd_write: Option<(u8, u32)>);
     /// A trap was taken at `pc`.
     fn trapped(&mut self, pc: u32, trap: Trap);
+    /// An interrupt was taken before the instruction at `pc`.
+    fn interrupted(&mut self, pc: u32, interrupt: Interrupt);
 }
 
 impl Observer for () {
     const ENABLED: bool = false;
     fn retired(&mut self, _: u32, _: u32, _: Option<(u8, u32)>) {}
     fn trapped(&mut self, _: u32, _: Trap) {}
+    fn interrupted(&mut self, _: u32, _: Interrupt) {}
 }
 
 /// Why [`Hart::run`] returned.
@@ -64,6 +67,10 @@ pub enum Exit {
     /// A trap was taken while the previous trap's handler had not yet retired an
     /// instruction: the handler cannot run (no handler installed, or it faults itself).
     TrapLoop { first: Trap, first_pc: u32, second: Trap, second_pc: u32 },
+    /// The `wfi` at `pc` waits for an interrupt that can never come: none is enabled in
+    /// `mie` whose source could raise it (the timer's compare value out of reach, or only
+    /// sources that need a store by this hart). The `wfi` has retired.
+    Asleep { pc: u32, mie: u32 },
 }
 
 pub struct Hart {
@@ -94,6 +101,9 @@ pub struct Hart {
     faults: Faults,
     /// The word `lr.w` reserved, until an `sc.w`, a trap, or a store by the hart to it.
     reservation: Option<u32>,
+    /// The cycle from which the interrupt lines and enables must be looked at again before
+    /// the next instruction (0: at once, after a CSR write, `mret` or a device store).
+    irq_check_at: u64,
 }
 
 /// The faults the firmware took ([`Cause::is_fault`]): the first few with their PCs, and how
@@ -126,6 +136,7 @@ impl Hart {
             calls: CallTree::default(),
             faults: Faults::default(),
             reservation: None,
+            irq_check_at: 0,
         }
     }
 
@@ -173,6 +184,9 @@ impl Hart {
         // The probe the caller was stopped at: this time its instruction runs.
         let mut resume = self.probe_reported.take();
         for _ in 0..budget {
+            if self.now >= self.irq_check_at {
+                self.poll_interrupts(bus, obs);
+            }
             self.steps += 1;
             let pc = self.pc;
             let (insn, raw) = match self.decoded.get(pc) {
@@ -225,6 +239,49 @@ impl Hart {
             }
         }
         Exit::Budget
+    }
+
+    /// Looks at the interrupt lines, and takes the highest-priority enabled pending
+    /// interrupt if the hart takes interrupts now (before the instruction at `self.pc`).
+    #[cold]
+    fn poll_interrupts<B: Bus, O: Observer>(&mut self, bus: &mut B, obs: &mut O) {
+        self.csr.mip = bus.interrupts(self.now);
+        // Lines already up stay up until a device store (which brings the check forward):
+        // until the next edge, only CSR writes and `mret` can make one taken.
+        self.irq_check_at = bus.interrupt_due();
+        let pending = self.csr.enabled_pending();
+        if pending == 0 || !self.csr.takes_interrupts() {
+            return;
+        }
+        let Some(irq) = Interrupt::BY_PRIORITY.into_iter().find(|i| pending & i.bit() != 0) else { return };
+        let pc = self.pc;
+        tracing::debug!(pc = format_args!("{pc:#010x}"), irq = irq.describe(), "interrupt");
+        if O::ENABLED {
+            obs.interrupted(pc, irq);
+        }
+        self.reservation = None;
+        self.csr.enter_trap(irq.mcause(), pc, 0);
+        self.now += 1;
+        self.pc = self.csr.interrupt_vector(irq as u32);
+    }
+
+    /// `wfi`: waits until an interrupt enabled in `mie` is pending (taken or not, by
+    /// `mstatus.MIE`), skipping simulated time to the timer's next edge; stops the run when
+    /// nothing can ever wake the hart.
+    fn wait_for_interrupt<B: Bus>(&mut self, bus: &mut B, pc: u32, next: u32) -> Result<u32, Event> {
+        self.csr.mip = bus.interrupts(self.now);
+        self.irq_check_at = 0;
+        if self.csr.enabled_pending() != 0 {
+            return Ok(next);
+        }
+        // Only the timer rises by itself; a software interrupt needs a store, and the hart
+        // is the only one that could make it.
+        let rise = bus.interrupt_due();
+        if self.csr.mie() & Interrupt::Timer.bit() != 0 && rise != u64::MAX {
+            self.now = self.now.max(rise);
+            return Ok(next);
+        }
+        Err(Event::Stop(Exit::Asleep { pc, mie: self.csr.mie() }))
     }
 
     /// Takes `trap` raised by the instruction at `pc`; returns an exit if it is the second
@@ -347,12 +404,11 @@ impl Hart {
                 return Ok(next);
             }
             Op::Wfi => {
-                // No interrupt sources: waiting would never end, so WFI completes at once
-                // (allowed by the spec). In U-mode it is illegal when mstatus.TW is set.
+                // In U-mode it is illegal when mstatus.TW is set.
                 if self.csr.privilege == Priv::User && self.csr.timeout_wait() {
                     return Err(Event::illegal(raw));
                 }
-                return Ok(next);
+                return self.wait_for_interrupt(bus, pc, next);
             }
             Op::Ecall => {
                 let cause = match self.csr.privilege {
@@ -371,10 +427,14 @@ impl Hart {
                 if self.csr.privilege != Priv::Machine {
                     return Err(Event::illegal(raw));
                 }
+                self.irq_check_at = 0;
                 return Ok(self.csr.leave_trap());
             }
             Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {
-                self.csr_op(i, rs1).map_err(|_| Event::illegal(raw))?
+                let mtime = bus.mtime(self.now);
+                let old = self.csr_op(i, rs1, mtime).map_err(|_| Event::illegal(raw))?;
+                self.irq_check_at = 0; // mie, mstatus.MIE may have changed
+                old
             }
             Op::CboClean => return self.cache_block(bus, pc, CacheOp::Clean, rs1, next),
             Op::CboFlush => return self.cache_block(bus, pc, CacheOp::Flush, rs1, next),
@@ -450,6 +510,8 @@ impl Hart {
     #[inline(always)]
     fn stored<B: Bus>(&mut self, bus: &mut B, addr: u32, len: u32, next: u32) -> Result<u32, Event> {
         self.decoded.invalidate_range(addr, len);
+        // A store to a device may change its interrupt lines.
+        self.irq_check_at = self.irq_check_at.min(bus.interrupt_due());
         if let Some(reserved) = self.reservation {
             if addr.wrapping_sub(reserved) < 4 || reserved.wrapping_sub(addr) < len {
                 self.reservation = None;
@@ -508,19 +570,19 @@ impl Hart {
     }
 
     /// Reads and/or writes a CSR; returns the old value (for `rd`).
-    fn csr_op(&mut self, i: Insn, rs1: u32) -> Result<u32, csr::IllegalCsrAccess> {
+    fn csr_op(&mut self, i: Insn, rs1: u32, mtime: u64) -> Result<u32, csr::IllegalCsrAccess> {
         let csr = i.imm as u16;
         // Immediate forms take the 5-bit value in the rs1 field.
         let src = if matches!(i.op, Op::Csrrwi | Op::Csrrsi | Op::Csrrci) { i.rs1 as u32 } else { rs1 };
         match i.op {
             Op::Csrrw | Op::Csrrwi => {
                 // rd = x0 does not read (and cannot fault on a read).
-                let old = if i.rd != 0 { self.csr.read(csr, self.now)? } else { 0 };
+                let old = if i.rd != 0 { self.csr.read(csr, self.now, mtime)? } else { 0 };
                 self.csr.write(csr, src, self.now)?;
                 Ok(old)
             }
             _ => {
-                let old = self.csr.read(csr, self.now)?;
+                let old = self.csr.read(csr, self.now, mtime)?;
                 // rs1 = x0 / uimm = 0 does not write (so read-only CSRs may be read this way).
                 if i.rs1 != 0 {
                     let new = if matches!(i.op, Op::Csrrs | Op::Csrrsi) { old | src } else { old & !src };

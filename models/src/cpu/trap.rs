@@ -42,6 +42,37 @@ impl Cause {
     }
 }
 
+/// A machine-level interrupt, by its `mcause` code (the interrupt bit aside) and `mip` bit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interrupt {
+    Software = 3,
+    Timer = 7,
+    External = 11,
+}
+
+impl Interrupt {
+    /// Highest priority first (privileged spec: MEI, MSI, MTI).
+    pub const BY_PRIORITY: [Interrupt; 3] = [Interrupt::External, Interrupt::Software, Interrupt::Timer];
+
+    /// The `mip`/`mie` bit.
+    pub const fn bit(self) -> u32 {
+        1 << self as u32
+    }
+
+    /// The `mcause` value.
+    pub const fn mcause(self) -> u32 {
+        1 << 31 | self as u32
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            Interrupt::Software => "machine software interrupt",
+            Interrupt::Timer => "machine timer interrupt",
+            Interrupt::External => "machine external interrupt",
+        }
+    }
+}
+
 /// An exception with the value that goes to `mtval`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Trap {

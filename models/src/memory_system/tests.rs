@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::cache::config::{Policy, WritePolicy};
+use crate::devices::DevicesConfig;
 use crate::mxp::config::MxpConfig;
 use mxpsim_detector::event::Origin;
 use mxpsim_detector::event::{Access as Rw, WriteBack};
@@ -27,7 +28,7 @@ fn axi_cfg() -> AxiConfig {
 
 fn system(cache: CacheConfig) -> MemorySystem<Vec<Event>> {
     let map = MemoryMap { dram_size: 0x1_0000, ..MemoryMap::default() };
-    map.validate(&MxpConfig::default()).unwrap();
+    map.validate(&MxpConfig::default(), &DevicesConfig::default()).unwrap();
     MemorySystem::new(map, &cache, axi_cfg(), &MxpConfig::default(), 100_000_000, Vec::new())
 }
 
@@ -180,12 +181,12 @@ fn htif_console_writes_are_served() {
 #[test]
 fn overlapping_regions_are_refused() {
     let map = MemoryMap { uncached_alias: 0x8100_0000, ..MemoryMap::default() };
-    assert_eq!(map.validate(&MxpConfig::default()).unwrap_err().field, "uncached_alias");
+    assert_eq!(map.validate(&MxpConfig::default(), &DevicesConfig::default()).unwrap_err().field, "uncached_alias");
     let map = MemoryMap { sysctl: 0xc000_0000, ..MemoryMap::default() };
-    assert_eq!(map.validate(&MxpConfig::default()).unwrap_err().field, "sysctl");
+    assert_eq!(map.validate(&MxpConfig::default(), &DevicesConfig::default()).unwrap_err().field, "sysctl");
     let map = MemoryMap { dram_size: 0x4000_0001, ..MemoryMap::default() };
-    assert_eq!(map.validate(&MxpConfig::default()).unwrap_err().field, "dram_size");
-    assert!(MemoryMap::default().validate(&MxpConfig::default()).is_ok());
+    assert_eq!(map.validate(&MxpConfig::default(), &DevicesConfig::default()).unwrap_err().field, "dram_size");
+    assert!(MemoryMap::default().validate(&MxpConfig::default(), &DevicesConfig::default()).is_ok());
     let port_in_dram = MxpConfig { port: 0x8000_0000, ..MxpConfig::default() };
-    assert_eq!(MemoryMap::default().validate(&port_in_dram).unwrap_err().field, "mxp.port");
+    assert_eq!(MemoryMap::default().validate(&port_in_dram, &DevicesConfig::default()).unwrap_err().field, "mxp.port");
 }

@@ -1,0 +1,66 @@
+//! Memory-mapped devices besides DRAM and the accelerator, one room each, behind the
+//! memory system's address decoding: the CLINT (timer and software interrupts) and an
+//! ns16550a UART, at QEMU `virt`'s addresses in the `virt` machine preset.
+//!
+//! Registers are 32-bit words; narrower accesses read or replace the bytes they cover
+//! ([`read_part`], [`write_part`]), as the registers of the system-control block do.
+
+pub mod clint;
+pub mod uart;
+
+use crate::bus::Width;
+use serde::{Deserialize, Serialize};
+
+/// The devices a machine has (`[devices.clint]`, `[devices.uart]` in the machine's TOML;
+/// absent tables: no such device).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DevicesConfig {
+    pub clint: Option<clint::ClintConfig>,
+    pub uart: Option<uart::UartConfig>,
+}
+
+impl DevicesConfig {
+    /// The devices' regions as `(field, base, size)`, for the memory map's overlap check.
+    pub fn regions(&self) -> Vec<(&'static str, u32, u32)> {
+        let clint = self.clint.as_ref().map(|c| ("devices.clint.base", c.base, clint::SIZE));
+        let uart = self.uart.as_ref().map(|u| ("devices.uart.base", u.base, uart::SIZE));
+        clint.into_iter().chain(uart).collect()
+    }
+}
+
+/// The bytes of the 32-bit register `word` that an access of `width` at byte `offset`
+/// (within the word) reads, zero-extended.
+pub fn read_part(word: u32, offset: u32, width: Width) -> u32 {
+    let value = word >> (8 * (offset & 3));
+    match width {
+        Width::Byte => value & 0xff,
+        Width::Half => value & 0xffff,
+        Width::Word => value,
+    }
+}
+
+/// `word` with the bytes an access of `width` at byte `offset` writes replaced by `value`'s.
+pub fn write_part(word: u32, offset: u32, width: Width, value: u32) -> u32 {
+    let shift = 8 * (offset & 3);
+    let mask = match width {
+        Width::Byte => 0xff,
+        Width::Half => 0xffff,
+        Width::Word => u32::MAX,
+    } << shift;
+    (word & !mask) | ((value << shift) & mask)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partial_accesses_read_and_replace_their_bytes() {
+        assert_eq!(read_part(0x1122_3344, 1, Width::Byte), 0x33);
+        assert_eq!(read_part(0x1122_3344, 2, Width::Half), 0x1122);
+        assert_eq!(write_part(0x1122_3344, 1, Width::Byte, 0xab), 0x1122_ab44);
+        assert_eq!(write_part(0x1122_3344, 2, Width::Half, 0xffff_beef), 0xbeef_3344);
+        assert_eq!(write_part(0x1122_3344, 0, Width::Word, 7), 7);
+    }
+}
