@@ -2,7 +2,7 @@
 //! exit status, never a panic; runs are deterministic; the trace has the documented format.
 
 mod common;
-use common::{firmware, mxpsim, stderr, temp};
+use common::{elf, firmware, mxpsim, stderr, temp};
 
 /// Runs `mxpsim run FILE` and checks the status and that the one error line says `message`.
 fn assert_fails(args: &[&str], status: i32, message: &str) {
@@ -223,7 +223,7 @@ fn faults_are_diagnosed() {
     assert_eq!((o.status.code(), o.stdout.as_slice()), (Some(1), &b"trapped\n"[..]), "{err}");
     assert!(err.contains("mxpsim: note: the firmware took a trap: load access fault at "), "{err}");
     assert!(err.contains("`lbu "), "the instruction: {err}");
-    assert!(err.contains("nothing is mapped at 0x10000005 (QEMU virt has its UART there"), "{err}");
+    assert!(err.contains("nothing is mapped at 0x10000005 (the `virt` machine has its UART there: --machine virt)"), "{err}");
     let o = mxpsim(&["run", &firmware("fault_float")]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
@@ -231,4 +231,34 @@ fn faults_are_diagnosed() {
     assert!(err.contains("an instruction of the F/D (floating point) extension"), "{err}");
     let o = mxpsim(&["run", &firmware("hello")]);
     assert!(!stderr(&o).contains("mxpsim: note"), "no fault, no note: {}", stderr(&o));
+}
+
+/// A `wfi` nothing can wake ends the run with its own status and says why (wfi_forever.c);
+/// the firmware's output before it is delivered.
+#[test]
+fn a_wfi_that_nothing_can_wake_ends_the_run() {
+    let o = mxpsim(&["run", "--machine", "virt", &elf("virt", "wfi_forever")]);
+    let err = stderr(&o);
+    assert_eq!((o.status.code(), o.stdout.as_slice()), (Some(125), &b"going to sleep\n"[..]), "{err}");
+    assert!(err.contains("mxpsim: error: the firmware waits for an interrupt that can never come (wfi at "), "{err}");
+    assert!(err.contains("<main+"), "the wfi's function: {err}");
+    assert!(err.contains(": no interrupt is enabled in mie"), "{err}");
+}
+
+/// The UART receives mxpsim's standard input, byte by byte, until it ends
+/// (uart_console.c echoes what it read).
+#[test]
+fn the_uart_receives_standard_input() {
+    use std::io::Write;
+    let elf = elf("virt", "uart_console");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mxpsim"))
+        .args(["run", "--machine", "virt"])
+        .arg(&elf)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"typed").unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "Hello from the UART!\nreceived 5 bytes: typed\n");
 }

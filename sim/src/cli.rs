@@ -716,16 +716,23 @@ fn describe_fault(fault: &Fault, at: &str) -> String {
     format!("the firmware took a trap: {} at {at}{insn}{detail}", fault.trap.cause.describe())
 }
 
-/// ` (QEMU virt has a UART there)`: what firmware written for QEMU's `virt` board expects at
-/// an address mxpsim leaves unmapped.
-fn qemu_virt_device(addr: u32) -> &'static str {
-    const VIRT: [(u32, u32, &str); 4] = [
-        (0x0200_0000, 0x1_0000, " (QEMU virt has its CLINT timer there; mxpsim has none yet)"),
+/// ` (the `virt` machine has its UART there: --machine virt)`: what firmware written for
+/// QEMU's `virt` board expects at an address this machine leaves unmapped.
+fn qemu_virt_device(addr: u32) -> String {
+    // A device of a machine preset: the option that gives it.
+    for (name, _) in crate::config::PRESETS {
+        let Some(Ok(preset)) = MachineConfig::preset(name) else { continue };
+        let device = preset.devices.regions().into_iter().find(|&(_, base, size)| addr.wrapping_sub(base) < size);
+        if let Some((field, _, _)) = device {
+            let device = field.split('.').nth(1).unwrap_or(field).to_uppercase();
+            return format!(" (the `{name}` machine has its {device} there: --machine {name})");
+        }
+    }
+    const QEMU_ONLY: [(u32, u32, &str); 2] = [
         (0x0c00_0000, 0x400_0000, " (QEMU virt has its PLIC there; mxpsim has none)"),
-        (0x1000_0000, 0x100, " (QEMU virt has its UART there; mxpsim has none yet: use semihosting)"),
         (0x1000_1000, 0x8000, " (QEMU virt has virtio devices there; mxpsim has none)"),
     ];
-    VIRT.iter().find(|&&(base, size, _)| addr.wrapping_sub(base) < size).map_or("", |&(_, _, hint)| hint)
+    QEMU_ONLY.iter().find(|&&(base, size, _)| addr.wrapping_sub(base) < size).map_or(String::new(), |&(_, _, hint)| hint.into())
 }
 
 /// Builds the machine with its event sink and runs it; prints why the run ended when that

@@ -10,7 +10,7 @@ use crate::symbols::Symbols;
 use mxpsim_models::bus::Bus;
 use mxpsim_models::cache::stats::CacheStats;
 use mxpsim_models::cpu::calls::CallTree;
-use mxpsim_models::cpu::{Exit, Hart, Observer, Trap};
+use mxpsim_models::cpu::{decode, Exit, Hart, Observer, Trap};
 use mxpsim_models::events::EventSink;
 use mxpsim_models::memory_system::MemorySystem;
 use mxpsim_models::mxp::engine::{MxpError, MxpStats};
@@ -239,13 +239,22 @@ impl<S: EventSink> Machine<S> {
         let list = faults
             .first
             .iter()
-            .map(|&(pc, trap)| {
-                let mut word = [0; 4];
-                let raw = self.bus.peek(pc, &mut word).ok().map(|()| u32::from_le_bytes(word));
-                Fault { pc, trap, raw, region: self.bus.region_at(trap.tval) }
-            })
+            .map(|&(pc, trap)| Fault { pc, trap, raw: self.instruction_at(pc), region: self.bus.region_at(trap.tval) })
             .collect();
         (list, faults.total)
+    }
+
+    /// The instruction at `pc` as the hart would fetch it: a compressed one's 16 bits, or a
+    /// 32-bit word.
+    fn instruction_at(&self, pc: u32) -> Option<u32> {
+        let mut parcel = [0; 2];
+        self.bus.peek(pc, &mut parcel).ok()?;
+        let low = u16::from_le_bytes(parcel) as u32;
+        if decode::length(low) == 2 {
+            return Some(low);
+        }
+        let mut word = [0; 4];
+        self.bus.peek(pc, &mut word).ok().map(|()| u32::from_le_bytes(word))
     }
 
     /// Records the firmware's heap blocks from now on (for race reports).
