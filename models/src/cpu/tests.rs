@@ -487,6 +487,9 @@ fn observer_sees_register_writes_and_traps() {
         fn trapped(&mut self, pc: u32, trap: Trap) {
             self.0.push(format!("{pc:x} {trap}"));
         }
+        fn interrupted(&mut self, pc: u32, interrupt: Interrupt) {
+            self.0.push(format!("{pc:x} {}", interrupt.describe()));
+        }
     }
     let (mut hart, mut bus) = machine(&[addi(10, 0, 5), addi(0, 0, 1), 0]);
     hart.csr.write(0x305, BASE, 0).unwrap();
@@ -500,6 +503,83 @@ fn observer_sees_register_writes_and_traps() {
             "80000008 illegal instruction (mcause 2, instruction 0x00000000)",
         ]
     );
+}
+
+/// The CLINT of these tests: QEMU virt's, at a 10 MHz timebase on the 100 MHz clock of
+/// [`machine`] (one `mtime` tick every 10 cycles).
+const CLINT: u32 = 0x0200_0000;
+
+/// `program` followed by NOPs up to 4 KiB, with a CLINT; `mtimecmp` set to `compare` ticks.
+fn machine_with_timer(program: &[u32], compare: u64) -> (Hart, Memory) {
+    use crate::devices::{clint::ClintConfig, DevicesConfig};
+    let mut words = program.to_vec();
+    words.resize(0x400, NOP);
+    let (hart, bus) = machine(&words);
+    let devices = DevicesConfig { clint: Some(ClintConfig { base: CLINT, timebase_hz: 10_000_000 }), uart: None };
+    let mut bus = bus.with_devices(&devices, Box::new(()));
+    let at = Access { pc: 0, now: 0 };
+    bus.store(at, CLINT + 0x4004, Width::Word, (compare >> 32) as u32).unwrap();
+    bus.store(at, CLINT + 0x4000, Width::Word, compare as u32).unwrap();
+    (hart, bus)
+}
+
+const MSTATUS: u16 = 0x300;
+const MIE: u16 = 0x304;
+const MTVEC: u16 = 0x305;
+const HANDLER: u32 = BASE + 0x800;
+
+#[test]
+fn a_timer_interrupt_is_taken_at_the_first_boundary_after_mtime_reaches_mtimecmp() {
+    let (mut hart, mut bus) = machine_with_timer(&[], 5); // tick 5 = cycle 50
+    hart.csr.write(MTVEC, HANDLER, 0).unwrap();
+    hart.csr.write(MIE, Interrupt::Timer.bit(), 0).unwrap();
+    hart.csr.write(MSTATUS, 1 << 3, 0).unwrap();
+    hart.run(&mut bus, &mut (), 60);
+    // 50 one-cycle NOPs reach cycle 50; the interrupt comes before the 51st.
+    assert_eq!((hart.csr.mcause, hart.csr.mepc, hart.csr.mtval), (0x8000_0007, BASE + 200, 0));
+    assert_eq!(hart.csr.mstatus() & (1 << 3 | 1 << 7), 1 << 7, "MIE cleared, MPIE set");
+    assert_eq!(hart.pc, HANDLER + 40, "ten NOPs of the handler ran");
+    assert_eq!(hart.csr.instret, 60, "taking the interrupt retires nothing");
+}
+
+#[test]
+fn a_pending_interrupt_waits_for_mstatus_mie_and_vectored_mode_adds_4_times_the_cause() {
+    // csrs mstatus, t0 (t0 = MIE) after three NOPs; the software interrupt is pending all along.
+    let (mut hart, mut bus) = machine_with_timer(&[NOP, NOP, NOP, csrrs(0, 0x300, 5)], u64::MAX);
+    bus.store(Access { pc: 0, now: 0 }, CLINT, Width::Word, 1).unwrap(); // msip
+    hart.csr.write(MTVEC, HANDLER | 1, 0).unwrap();
+    hart.csr.write(MIE, Interrupt::Software.bit(), 0).unwrap();
+    hart.x[5] = 1 << 3;
+    hart.run(&mut bus, &mut (), 5);
+    assert_eq!((hart.csr.mcause, hart.csr.mepc), (0x8000_0003, BASE + 16));
+    assert_eq!(hart.pc, HANDLER + 12 + 4, "vector 3, then one instruction");
+}
+
+#[test]
+fn interrupts_preempt_user_mode_whatever_mstatus_mie() {
+    let (mut hart, mut bus) = machine_with_timer(&[], 0); // pending from the start
+    hart.csr.write(MTVEC, HANDLER, 0).unwrap();
+    hart.csr.write(MIE, Interrupt::Timer.bit(), 0).unwrap();
+    hart.csr.privilege = Priv::User;
+    hart.run(&mut bus, &mut (), 1);
+    assert_eq!((hart.csr.mcause, hart.csr.mepc, hart.csr.privilege), (0x8000_0007, BASE, Priv::Machine));
+}
+
+#[test]
+fn wfi_skips_to_the_timer_edge_and_wakes_even_with_interrupts_masked() {
+    const WFI: u32 = 0x1050_0073;
+    let (mut hart, mut bus) = machine_with_timer(&[WFI], 1000); // cycle 10000
+    hart.csr.write(MIE, Interrupt::Timer.bit(), 0).unwrap();
+    assert_eq!(hart.run(&mut bus, &mut (), 1), Exit::Budget);
+    assert_eq!((hart.pc, hart.now), (BASE + 4, 10_001), "woke at cycle 10000, then wfi's own cycle");
+    assert_eq!(hart.csr.mcause, 0, "masked: not taken");
+    // With nothing enabled, nothing can wake it.
+    let (mut hart, mut bus) = machine_with_timer(&[WFI], 1000);
+    assert_eq!(hart.run(&mut bus, &mut (), 1), Exit::Asleep { pc: BASE, mie: 0 });
+    // A compare value mtime never reaches cannot either.
+    let (mut hart, mut bus) = machine_with_timer(&[WFI], u64::MAX);
+    hart.csr.write(MIE, Interrupt::Timer.bit(), 0).unwrap();
+    assert!(matches!(hart.run(&mut bus, &mut (), 1), Exit::Asleep { .. }));
 }
 
 mod fuzz {

@@ -134,7 +134,7 @@ mod tests {
         let c = clint();
         assert_eq!((c.mtime(0), c.mtime(9), c.mtime(10), c.mtime(1_000_000_000)), (0, 0, 1, 100_000_000));
         assert_eq!(c.read(MTIME, Width::Word, 25), 2);
-        assert_eq!(c.read(0xbffc, Width::Word, 10 << 33), 1, "the high half");
+        assert_eq!(c.read(0xbffc, Width::Word, 10 << 32), 1, "the high half: 2^32 ticks");
     }
 
     #[test]
