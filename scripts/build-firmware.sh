@@ -18,6 +18,8 @@
 #   firmware/imac/*.c   -> bin/imac/NAME.elf    (picolibc + semihosting, -march=rv32imac)
 #   firmware/virt/*.c   -> bin/virt/NAME.elf    (the same, for QEMU virt's CLINT and UART:
 #                          mxpsim --machine virt)
+#   firmware/flash/*.c  -> bin/flash/NAME.elf   (the same, linked with code in QEMU virt's
+#                          flash at 0x2000_0000 and data in RAM at 0x8000_0000)
 #   firmware/mxp-tests/*.c -> bin/mxp-tests/NAME.elf (vbx SDK programs for the MXP)
 #   firmware/apps/*.c      -> bin/apps/NAME.elf      (ports of the SDK benchmarks)
 #   firmware/apps/bugs/*.c -> bin/apps-bugs/NAME.elf (their injected-bug variants)
@@ -101,6 +103,12 @@ LIBC_FLAGS=(
 # The usual microcontroller profile: compressed instructions and atomics. (A later -march
 # overrides ARCH_FLAGS' and selects picolibc's rv32imac multilib.)
 IMAC_FLAGS=(-march=rv32imac)
+# A board image: code and constants in flash (QEMU virt's, 64 MiB at 0x2000_0000), data in
+# RAM at 0x8000_0000. (A later --defsym overrides LIBC_FLAGS'.)
+FLASH_LAYOUT=(
+    -Wl,--defsym=__flash=0x20000000,--defsym=__flash_size=0x4000000
+    -Wl,--defsym=__ram=0x80000000,--defsym=__ram_size=0x8000000
+)
 # freestanding programs (.S)
 BARE_FLAGS=(
     -nostdlib -nostartfiles -static
@@ -227,6 +235,7 @@ build_all() {
     build_dir firmware/bench bench-rvc "${IMAC_FLAGS[@]}"
     build_dir firmware/imac imac "${IMAC_FLAGS[@]}"
     build_dir firmware/virt virt "${IMAC_FLAGS[@]}"
+    build_dir firmware/flash flash "${IMAC_FLAGS[@]}" "${FLASH_LAYOUT[@]}"
     build_sdk_lib
     build_dir firmware/mxp-tests mxp-tests "${SDK_FLAGS[@]}"
     build_vbw_lib
@@ -246,7 +255,7 @@ qemu_cmd() {  # qemu_cmd ELF
     echo "$QEMU" -machine virt -bios none -nographic -monitor none \
         -chardev stdio,mux=on,id=semihost -serial chardev:semihost \
         -semihosting-config enable=on,target=native,chardev=semihost \
-        -kernel "$1"
+        -device "loader,file=$1,cpu-num=0"
 }
 
 header_value() {  # header_value SRC KEY -> value of the first "KEY: value" line

@@ -156,8 +156,10 @@ fn run_qemu(p: &Program) -> Result<(), Failed> {
         // Without a chardev QEMU writes the semihosting console to its stderr; the UART
         // shares it (mux), so the two streams keep their order on standard output.
         .args(["-monitor", "none", "-chardev", "stdio,mux=on,id=semihost", "-serial", "chardev:semihost"])
-        .args(["-semihosting-config", "enable=on,target=native,chardev=semihost", "-kernel"])
-        .arg(&p.elf)
+        .args(["-semihosting-config", "enable=on,target=native,chardev=semihost", "-device"])
+        // The generic loader starts at the ELF's entry (`-kernel` with `-bios none` jumps to
+        // RAM's base) and loads segments into flash too.
+        .arg(format!("loader,file={},cpu-num=0", p.elf.display()))
         .stdin(std::process::Stdio::null())
         .output()
         .map_err(|e| {
@@ -179,6 +181,7 @@ fn main() {
         .chain(discover_built("bench", "bench-rvc"))
         .chain(discover("imac"))
         .chain(discover("virt"))
+        .chain(discover("flash"))
         .chain(discover("mxp-tests"))
         .chain(discover("apps"));
     for p in programs.map(std::sync::Arc::new) {

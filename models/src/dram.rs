@@ -1,55 +1,103 @@
-//! Main memory: a flat little-endian byte array at a base address.
+//! Main memory: little-endian byte arrays at base addresses. The first bank is the machine's
+//! DRAM (the one the uncached alias mirrors); more banks are the memory map's other regions
+//! (`[[memory.regions]]`: a board's flash, SRAM, …), RAM or ROM.
 
 use crate::bus::MemFault;
 
 pub struct Dram {
+    /// Bank 0 is DRAM: looked at first, so the common case costs one range check.
+    banks: Vec<Bank>,
+}
+
+struct Bank {
     base: u32,
     bytes: Vec<u8>,
+    /// False for ROM: the CPU and the DMA cannot write it (the loader can).
+    writable: bool,
 }
 
 impl Dram {
     /// `size` bytes of zeroed memory starting at `base`. The caller validates that the region
     /// fits in the 32-bit address space.
     pub fn new(base: u32, size: u32) -> Self {
-        Dram { base, bytes: vec![0; size as usize] }
+        Dram { banks: vec![Bank { base, bytes: vec![0; size as usize], writable: true }] }
     }
 
-    /// True if `[addr, addr + len)` lies entirely inside this memory.
+    /// Adds a region (validated not to overlap the others).
+    pub fn add_bank(&mut self, base: u32, size: u32, writable: bool) {
+        self.banks.push(Bank { base, bytes: vec![0; size as usize], writable });
+    }
+
+    /// True if `[addr, addr + len)` lies entirely inside one bank.
     pub fn contains(&self, addr: u32, len: u32) -> bool {
-        self.offset(addr, len as usize).is_some()
+        self.locate(addr, len as usize).is_some()
     }
 
+    /// True if `[addr, addr + len)` lies entirely inside one writable bank.
+    pub fn is_writable(&self, addr: u32, len: u32) -> bool {
+        self.locate(addr, len as usize).is_some_and(|(bank, _)| self.banks[bank].writable)
+    }
+
+    /// The bank holding `[addr, addr + len)` and the offset in it.
     #[inline(always)]
-    fn offset(&self, addr: u32, len: usize) -> Option<usize> {
-        let off = addr.wrapping_sub(self.base) as usize;
-        (off < self.bytes.len() && self.bytes.len() - off >= len).then_some(off)
+    fn locate(&self, addr: u32, len: usize) -> Option<(usize, usize)> {
+        match offset(&self.banks[0], addr, len) {
+            Some(off) => Some((0, off)),
+            None if self.banks.len() > 1 => self.locate_other(addr, len),
+            None => None,
+        }
+    }
+
+    #[cold]
+    fn locate_other(&self, addr: u32, len: usize) -> Option<(usize, usize)> {
+        self.banks.iter().enumerate().skip(1).find_map(|(i, bank)| offset(bank, addr, len).map(|off| (i, off)))
     }
 
     /// Reads `N` bytes at `addr` as a little-endian value.
     #[inline(always)]
     pub fn read<const N: usize>(&self, addr: u32) -> Option<[u8; N]> {
-        let off = self.offset(addr, N)?;
-        Some(self.bytes[off..off + N].try_into().expect("length checked"))
+        let (bank, off) = self.locate(addr, N)?;
+        Some(self.banks[bank].bytes[off..off + N].try_into().expect("length checked"))
     }
 
+    /// Writes `N` bytes at `addr` (`None` outside memory or in ROM).
     #[inline(always)]
     pub fn write<const N: usize>(&mut self, addr: u32, data: [u8; N]) -> Option<()> {
-        let off = self.offset(addr, N)?;
-        self.bytes[off..off + N].copy_from_slice(&data);
-        Some(())
+        let (bank, off) = self.locate(addr, N)?;
+        let bank = &mut self.banks[bank];
+        bank.writable.then(|| bank.bytes[off..off + N].copy_from_slice(&data))
     }
 
     pub fn read_bytes(&self, addr: u32, buf: &mut [u8]) -> Result<(), MemFault> {
-        let off = self.offset(addr, buf.len()).ok_or(MemFault::Unmapped { addr })?;
-        buf.copy_from_slice(&self.bytes[off..off + buf.len()]);
+        let (bank, off) = self.locate(addr, buf.len()).ok_or(MemFault::Unmapped { addr })?;
+        buf.copy_from_slice(&self.banks[bank].bytes[off..off + buf.len()]);
         Ok(())
     }
 
+    /// Writes `data` at `addr` as the CPU or the DMA would: not into ROM.
     pub fn write_bytes(&mut self, addr: u32, data: &[u8]) -> Result<(), MemFault> {
-        let off = self.offset(addr, data.len()).ok_or(MemFault::Unmapped { addr })?;
-        self.bytes[off..off + data.len()].copy_from_slice(data);
+        let fault = MemFault::Unmapped { addr };
+        let (bank, off) = self.locate(addr, data.len()).ok_or(fault)?;
+        let bank = &mut self.banks[bank];
+        if !bank.writable {
+            return Err(fault);
+        }
+        bank.bytes[off..off + data.len()].copy_from_slice(data);
         Ok(())
     }
+
+    /// Writes `data` at `addr` as a loader or debugger would: ROM too.
+    pub fn load_bytes(&mut self, addr: u32, data: &[u8]) -> Result<(), MemFault> {
+        let (bank, off) = self.locate(addr, data.len()).ok_or(MemFault::Unmapped { addr })?;
+        self.banks[bank].bytes[off..off + data.len()].copy_from_slice(data);
+        Ok(())
+    }
+}
+
+#[inline(always)]
+fn offset(bank: &Bank, addr: u32, len: usize) -> Option<usize> {
+    let off = addr.wrapping_sub(bank.base) as usize;
+    (off < bank.bytes.len() && bank.bytes.len() - off >= len).then_some(off)
 }
 
 #[cfg(test)]
@@ -74,5 +122,20 @@ mod tests {
         assert_eq!(d.read::<1>(0x8000_0010), None);
         assert!(!d.contains(0x8000_0000, 17));
         assert!(d.contains(0x8000_0000, 16));
+    }
+
+    #[test]
+    fn other_banks_hold_their_bytes_and_rom_takes_only_the_loader() {
+        let mut d = Dram::new(0x8000_0000, 16);
+        d.add_bank(0x2000_0000, 16, false);
+        d.add_bank(0x1000, 16, true);
+        d.load_bytes(0x2000_0000, &[1, 2, 3, 4]).unwrap();
+        assert_eq!(d.read::<4>(0x2000_0000), Some([1, 2, 3, 4]));
+        assert_eq!(d.write::<1>(0x2000_0000, [9]), None, "ROM");
+        assert!(d.write_bytes(0x2000_0000, &[9]).is_err());
+        assert!(!d.is_writable(0x2000_0000, 1) && d.is_writable(0x1000, 1));
+        d.write::<2>(0x100e, [5, 6]).unwrap();
+        assert_eq!(d.read::<2>(0x100e), Some([5, 6]));
+        assert!(!d.contains(0x100f, 2), "no access spans two banks");
     }
 }

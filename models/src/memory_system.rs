@@ -5,6 +5,7 @@
 //! | region | default | what |
 //! |---|---|---|
 //! | DRAM | `0x8000_0000`, 64 MiB | cached (write-back by default) |
+//! | more memory | `[[memory.regions]]`, none by default (`virt`: flash at `0x2000_0000`) | RAM or ROM, cached or not (uncached: the CPU's accesses are `cpu_uncached_*` nodes) |
 //! | uncached alias | `0xC000_0000`, DRAM's size | the same DRAM, bypassing the cache with no coherence check (Nios II style) |
 //! | system control | `0x4000_0000`, 4 KiB | [`sysctl`] registers: whole-cache maintenance, cache and MXP parameters |
 //! | MXP instruction port | `0x4001_0000`, 256 B | 32-bit stores append command words, loads return replies ([`crate::mxp`]) |
@@ -70,22 +71,61 @@ pub struct MemoryMap {
     pub uncached_alias: u32,
     /// Base of the system-control registers.
     pub sysctl: u32,
+    /// Memory besides DRAM (`[[memory.regions]]`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub regions: Vec<Region>,
+}
+
+/// A memory region besides DRAM: a board's flash, an SRAM, … ELF segments may be loaded into
+/// it; the CPU fetches from it; ROM refuses stores (an access fault) and DMA writes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Region {
+    /// What the region is, for messages (`flash`, `sram`, …).
+    pub name: String,
+    pub base: u32,
+    pub size: u32,
+    #[serde(default)]
+    pub kind: RegionKind,
+    /// Through the data cache (true), or not: then the CPU's accesses are uncached, as
+    /// through DRAM's uncached alias.
+    #[serde(default = "cached_by_default")]
+    pub cached: bool,
+}
+
+fn cached_by_default() -> bool {
+    true
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RegionKind {
+    #[default]
+    Ram,
+    Rom,
 }
 
 impl Default for MemoryMap {
     fn default() -> Self {
-        MemoryMap { dram_base: 0x8000_0000, dram_size: 64 << 20, uncached_alias: 0xc000_0000, sysctl: 0x4000_0000 }
+        MemoryMap {
+            dram_base: 0x8000_0000,
+            dram_size: 64 << 20,
+            uncached_alias: 0xc000_0000,
+            sysctl: 0x4000_0000,
+            regions: Vec::new(),
+        }
     }
 }
 
 impl MemoryMap {
     /// The regions as `(field, base, size)`.
-    pub fn regions(&self) -> [(&'static str, u32, u32); 3] {
-        [
+    pub fn regions(&self) -> Vec<(&'static str, u32, u32)> {
+        let fixed = [
             ("dram_base", self.dram_base, self.dram_size),
             ("uncached_alias", self.uncached_alias, self.dram_size),
             ("sysctl", self.sysctl, sysctl::SIZE),
-        ]
+        ];
+        fixed.into_iter().chain(self.regions.iter().map(|r| ("regions", r.base, r.size))).collect()
     }
 
     /// The DRAM address an uncached-alias address names; any other address unchanged.
@@ -103,7 +143,10 @@ impl MemoryMap {
         if self.dram_size == 0 || self.dram_size % 4096 != 0 {
             return err("dram_size", format!("{:#x} is not a positive multiple of 4 KiB", self.dram_size));
         }
-        let mut regions = self.regions().to_vec();
+        if let Some(r) = self.regions.iter().find(|r| r.size == 0 || r.size % 4096 != 0) {
+            return err("regions", format!("`{}`: size {:#x} is not a positive multiple of 4 KiB", r.name, r.size));
+        }
+        let mut regions = self.regions();
         regions.push(("mxp.port", mxp.port, PORT_SIZE));
         regions.push(("mxp.scratchpad", mxp.scratchpad, mxp.scratchpad_size));
         regions.extend(devices.regions());
@@ -136,6 +179,10 @@ enum Target {
     MxpPort,
     /// The scratchpad, at this offset.
     Scratchpad(u32),
+    /// ROM through the cache (loads only), at this address.
+    CachedRom,
+    /// ROM not through the cache (loads only), at this address.
+    UncachedRom(u32),
     /// A CLINT register, at this offset.
     Clint(u32),
     /// A UART register, at this offset.
@@ -169,6 +216,7 @@ pub struct MemorySystem<S: EventSink> {
     clint: Option<(u32, Clint)>,
     /// The UART, at its base.
     uart: Option<(u32, Uart)>,
+    /// The memory regions besides DRAM (`map.regions`, in [`Dram`]'s other banks).
     /// The cycle from which the interrupt lines may have changed ([`Bus::interrupt_due`]).
     irq_due: u64,
     sink: S,
@@ -187,8 +235,12 @@ impl<S: EventSink> MemorySystem<S> {
     /// A memory system for a validated map and configurations; `clock_hz` is what the
     /// system-control registers report. Devices are added with [`MemorySystem::with_devices`].
     pub fn new(map: MemoryMap, cache: &CacheConfig, axi: AxiConfig, mxp: &MxpConfig, clock_hz: u32, sink: S) -> Self {
+        let mut dram = Dram::new(map.dram_base, map.dram_size);
+        for r in &map.regions {
+            dram.add_bank(r.base, r.size, r.kind == RegionKind::Ram);
+        }
         MemorySystem {
-            dram: Dram::new(map.dram_base, map.dram_size),
+            dram,
             map,
             cache: cache.enabled.then(|| Cache::new(cache)),
             line: cache.line,
@@ -273,16 +325,29 @@ impl<S: EventSink> MemorySystem<S> {
     }
 
     /// What is mapped at `addr`, in words (`None`: nothing).
-    pub fn region_at(&self, addr: u32) -> Option<&'static str> {
+    pub fn region_at(&self, addr: u32) -> Option<String> {
+        if let Some(r) = self.map.regions.iter().find(|r| addr.wrapping_sub(r.base) < r.size) {
+            let kind = match r.kind {
+                RegionKind::Ram => "RAM",
+                RegionKind::Rom => "ROM",
+            };
+            return Some(format!("the {kind} region `{}`", r.name));
+        }
         Some(match self.target(addr, 1)? {
-            Target::Dram => "DRAM",
+            Target::Dram | Target::CachedRom | Target::UncachedRom(_) => "DRAM",
             Target::Uncached(_) => "the uncached alias of DRAM",
             Target::Scratchpad(_) => "the MXP scratchpad",
             Target::MxpPort => "the MXP instruction port",
             Target::Sysctl(_) => "the system-control registers",
             Target::Clint(_) => "the CLINT",
             Target::Uart(_) => "the UART",
-        })
+        }.to_string())
+    }
+
+    /// True if `[addr, addr + len)` is memory (DRAM or another region), where an ELF segment
+    /// may be loaded.
+    pub fn is_memory(&self, addr: u32, len: u32) -> bool {
+        self.dram.contains(addr, len)
     }
 
     #[inline(always)]
@@ -304,16 +369,25 @@ impl<S: EventSink> MemorySystem<S> {
         } else if let Some(off) = inside(m.sysctl, sysctl::SIZE) {
             Some(Target::Sysctl(off))
         } else {
-            self.device_target(addr, len)
+            self.other_target(addr, len)
         }
     }
 
+    /// The targets besides DRAM and the SoC's own blocks: memory regions and devices.
     #[cold]
-    fn device_target(&self, addr: u32, len: u32) -> Option<Target> {
+    fn other_target(&self, addr: u32, len: u32) -> Option<Target> {
         let inside = |base: u32, size: u32| {
             let off = addr.wrapping_sub(base);
             (off < size && size - off >= len).then_some(off)
         };
+        if let Some(r) = self.map.regions.iter().find(|r| inside(r.base, r.size).is_some()) {
+            return Some(match (r.kind, r.cached) {
+                (RegionKind::Ram, true) => Target::Dram,
+                (RegionKind::Ram, false) => Target::Uncached(addr),
+                (RegionKind::Rom, true) => Target::CachedRom,
+                (RegionKind::Rom, false) => Target::UncachedRom(addr),
+            });
+        }
         if let Some(off) = self.clint.as_ref().and_then(|(base, _)| inside(*base, crate::devices::clint::SIZE)) {
             return Some(Target::Clint(off));
         }
@@ -647,15 +721,19 @@ impl<S: EventSink> Bus for MemorySystem<S> {
 
     #[inline(always)]
     fn fetch(&mut self, addr: u32) -> Result<u16, MemFault> {
-        // Code is fetched from DRAM (a perfect instruction cache that sees the coherent view).
-        match self.target(addr, 2) {
-            Some(Target::Dram) => {
-                let mut parcel = [0; 2];
-                self.peek(addr, &mut parcel)?;
-                Ok(u16::from_le_bytes(parcel))
-            }
-            _ => Err(MemFault::Unmapped { addr }),
+        // Code is fetched from memory (a perfect instruction cache that sees the coherent
+        // view), not through DRAM's uncached alias (an uncached region is its own address).
+        let code = match self.target(addr, 2) {
+            Some(Target::Dram | Target::CachedRom | Target::UncachedRom(_)) => true,
+            Some(Target::Uncached(phys)) => phys == addr,
+            _ => false,
+        };
+        if !code {
+            return Err(MemFault::Unmapped { addr });
         }
+        let mut parcel = [0; 2];
+        self.peek(addr, &mut parcel)?;
+        Ok(u16::from_le_bytes(parcel))
     }
 
     #[inline(always)]
@@ -665,14 +743,14 @@ impl<S: EventSink> Bus for MemorySystem<S> {
         let bytes = &mut buf[..len as usize];
         self.catch_up(at.now);
         let stall = match self.target(addr, len).ok_or(MemFault::Unmapped { addr })? {
-            Target::Dram => {
+            Target::Dram | Target::CachedRom => {
                 self.emit_cached(event::Access::Read, addr, len, at);
                 if self.cache.is_none() {
                     return Ok((self.dram_load(addr, width), 0));
                 }
                 self.cached_read(addr, bytes, at.now)
             }
-            Target::Uncached(phys) => {
+            Target::Uncached(phys) | Target::UncachedRom(phys) => {
                 let origin = self.origin(at.pc, at.now);
                 let range = Range::new(phys, len);
                 self.emit(Event::CpuAccess { space: Space::Dram, access: event::Access::Read, range, origin });
@@ -699,6 +777,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
         let data = &buf[..len];
         self.catch_up(at.now);
         let stall = match self.target(addr, len as u32).ok_or(MemFault::Unmapped { addr })? {
+            Target::CachedRom | Target::UncachedRom(_) => return Err(MemFault::Unmapped { addr }),
             Target::Dram => {
                 self.emit_cached(event::Access::Write, addr, len as u32, at);
                 let stall = match self.cache {
@@ -742,7 +821,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
     fn cache_block(&mut self, at: Access, op: CacheOp, addr: u32) -> Result<u64, MemFault> {
         self.catch_up(at.now);
         match self.target(addr, 1).ok_or(MemFault::Unmapped { addr })? {
-            Target::Dram => {
+            Target::Dram | Target::CachedRom => {
                 let line = addr & !(self.line - 1);
                 self.emit(Event::CacheMaintenance { op, scope: Scope::Line(line), origin: self.origin(at.pc, at.now) });
                 let Some(cache) = self.cache.as_mut() else { return Ok(0) };
@@ -751,6 +830,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
             }
             // Uncached memory and devices have no cache blocks: nothing to do.
             Target::Uncached(_)
+            | Target::UncachedRom(_)
             | Target::Sysctl(_)
             | Target::MxpPort
             | Target::Scratchpad(_)
@@ -769,11 +849,11 @@ impl<S: EventSink> Bus for MemorySystem<S> {
     fn peek(&self, addr: u32, buf: &mut [u8]) -> Result<(), MemFault> {
         let fault = MemFault::Unmapped { addr };
         match self.target(addr, buf.len() as u32).ok_or(fault)? {
-            Target::Dram => match &self.cache {
+            Target::Dram | Target::CachedRom => match &self.cache {
                 Some(cache) => cache.peek(&self.dram, addr, buf).ok_or(fault),
                 None => self.dram.read_bytes(addr, buf),
             },
-            Target::Uncached(phys) => self.dram.read_bytes(phys, buf),
+            Target::Uncached(phys) | Target::UncachedRom(phys) => self.dram.read_bytes(phys, buf),
             Target::Scratchpad(off) => {
                 buf.copy_from_slice(&self.mxp.scratchpad()[off as usize..off as usize + buf.len()]);
                 Ok(())
@@ -785,11 +865,11 @@ impl<S: EventSink> Bus for MemorySystem<S> {
     fn poke(&mut self, addr: u32, data: &[u8]) -> Result<(), MemFault> {
         let fault = MemFault::Unmapped { addr };
         match self.target(addr, data.len() as u32).ok_or(fault)? {
-            Target::Dram => match &mut self.cache {
+            Target::Dram | Target::CachedRom => match &mut self.cache {
                 Some(cache) => cache.poke(&mut self.dram, addr, data).ok_or(fault),
-                None => self.dram.write_bytes(addr, data),
+                None => self.dram.load_bytes(addr, data),
             },
-            Target::Uncached(phys) => self.dram.write_bytes(phys, data),
+            Target::Uncached(phys) | Target::UncachedRom(phys) => self.dram.load_bytes(phys, data),
             Target::Scratchpad(off) => {
                 self.mxp.scratchpad_mut()[off as usize..off as usize + data.len()].copy_from_slice(data);
                 Ok(())

@@ -695,7 +695,7 @@ struct Outputs {
 fn describe_fault(fault: &Fault, at: &str) -> String {
     let insn = fault.raw.map_or(String::new(), |raw| format!(" `{}`", disassemble(raw)));
     let addr = fault.trap.tval;
-    let mapped = || match fault.region {
+    let mapped = || match &fault.region {
         Some(region) => format!("{addr:#010x} is in {region}, which does not take this access"),
         None => format!("nothing is mapped at {addr:#010x}{}", qemu_virt_device(addr)),
     };

@@ -39,6 +39,13 @@
 //! mask_waves = 256
 //! fxp_frac_bits = [4, 15, 16]
 //! custom_lanes = [4, 4]
+//! # More memory (any number of regions; none by default): kind "ram" or "rom", cached or not.
+//! [[memory.regions]]
+//! name = "flash"
+//! base = 0x20000000
+//! size = 0x4000000
+//! kind = "rom"
+//! cached = true
 //! # Devices: absent by default; the `virt` preset (machines/virt.toml) has both.
 //! [devices.clint]
 //! base = 0x2000000
@@ -132,7 +139,7 @@ impl MachineConfig {
         let mut out = String::with_capacity(text.len());
         for line in text.lines() {
             if line.starts_with('[') {
-                in_memory = matches!(line, "[memory]" | "[mxp]" | "[devices.clint]" | "[devices.uart]");
+                in_memory = matches!(line, "[memory]" | "[[memory.regions]]" | "[mxp]" | "[devices.clint]" | "[devices.uart]");
             }
             match line.split_once(" = ").map(|(k, v)| (k, v.parse::<u32>())) {
                 Some((key, Ok(value)))

@@ -27,6 +27,22 @@ pub struct OutsideMemory {
     pub dram_size: u32,
     /// One past the highest address the image needs (its segments, and its stack's top).
     pub top: u64,
+    /// A machine preset whose memory holds the whole image, if one does.
+    pub preset: Option<&'static str>,
+}
+
+/// The first machine preset other than `config` whose memory (DRAM and regions) holds every
+/// segment of `image`.
+fn preset_holding(image: &Image, config: &MachineConfig) -> Option<&'static str> {
+    crate::config::PRESETS.iter().find_map(|&(name, _)| {
+        let preset = MachineConfig::preset(name)?.ok().filter(|p| p != config)?;
+        let m = &preset.memory;
+        let holds = |addr: u32, len: u32| {
+            let inside = |base: u32, size: u32| addr.wrapping_sub(base) < size && size - addr.wrapping_sub(base) >= len;
+            inside(m.dram_base, m.dram_size) || m.regions.iter().any(|r| inside(r.base, r.size))
+        };
+        image.segments.iter().all(|s| holds(s.addr, s.mem_size)).then_some(name)
+    })
 }
 
 impl OutsideMemory {
@@ -34,6 +50,9 @@ impl OutsideMemory {
     /// but runs past its end, else DRAM based where the image is linked.
     fn hint(&self) -> String {
         const MIB: u64 = 1 << 20;
+        if let Some(name) = self.preset {
+            return format!("the `{name}` machine has memory there: --machine {name}");
+        }
         let (base, addr) = (u64::from(self.dram_base), u64::from(self.addr));
         if addr >= base && self.top <= 1 << 32 {
             let size = (self.top - base).div_ceil(MIB);
@@ -41,8 +60,9 @@ impl OutsideMemory {
         }
         let new_base = addr & !(MIB - 1);
         format!(
-            "the image is linked for memory at {new_base:#010x}: a --config file with `dram_base = {new_base:#x}` in \
-             its [memory] table (`mxpsim config` prints one to edit) places DRAM there"
+            "the image is linked for memory at {new_base:#010x}: a --machine file with `dram_base = {new_base:#x}` in \
+             its [memory] table, or a [[memory.regions]] entry there (`mxpsim config` prints a file to edit), places \
+             memory there"
         )
     }
 }
@@ -146,7 +166,7 @@ pub struct Machine<S: EventSink = ()> {
 }
 
 /// A fault the firmware took, for a diagnosis.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Fault {
     pub pc: u32,
     pub trap: Trap,
@@ -154,7 +174,7 @@ pub struct Fault {
     pub raw: Option<u32>,
     /// What is mapped at the trap's address (`mtval`; meaningful for access faults and
     /// misaligned fetches).
-    pub region: Option<&'static str>,
+    pub region: Option<String>,
 }
 
 /// The signature region of an architecture test: the addresses of `begin_signature` and
@@ -186,26 +206,27 @@ impl<S: EventSink> Machine<S> {
             dram_base: map.dram_base,
             dram_size: map.dram_size,
             top,
+            preset: preset_holding(&image, config),
         };
         for seg in &image.segments {
-            if !bus.dram().contains(seg.addr, seg.mem_size) {
+            if !bus.is_memory(seg.addr, seg.mem_size) {
                 return Err(outside("segment", seg.addr, seg.mem_size));
             }
             bus.poke(seg.addr, &seg.data).expect("segment range checked");
         }
-        if !bus.dram().contains(image.entry, 4) {
+        if !bus.is_memory(image.entry, 2) {
             return Err(outside("entry point", image.entry, 4));
         }
         // The stack's first word must be memory (else every push faults, the trap handler's too).
         if let Some(stack) = stack {
             let first = stack.wrapping_sub(4);
-            if !bus.dram().contains(first, 4) {
+            if !bus.dram().is_writable(first, 4) {
                 return Err(outside("the stack's top (`__stack`)", first, 4));
             }
         }
         if let Some(tohost) = image.symbols.addr_of("tohost") {
-            if bus.dram().contains(tohost, 8) {
-                let fromhost = image.symbols.addr_of("fromhost").filter(|&f| bus.dram().contains(f, 8));
+            if bus.dram().is_writable(tohost, 8) {
+                let fromhost = image.symbols.addr_of("fromhost").filter(|&f| bus.dram().is_writable(f, 8));
                 bus.watch_tohost(tohost, fromhost);
             }
         }

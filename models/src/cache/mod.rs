@@ -289,7 +289,7 @@ impl Cache {
     /// Writes through to DRAM and into any cached copy, keeping dirtiness as it was (for
     /// loaders, debuggers and semihosting).
     pub fn poke(&mut self, mem: &mut Dram, addr: u32, data: &[u8]) -> Option<()> {
-        mem.write_bytes(addr, data).ok()?;
+        mem.load_bytes(addr, data).ok()?; // as a debugger: ROM too
         let mut chunks = Vec::new();
         self.for_each_cached_chunk(addr, data.len() as u32, |off, data_off, len| chunks.push((off, data_off, len)));
         for (off, data_off, len) in chunks {

@@ -190,3 +190,51 @@ fn overlapping_regions_are_refused() {
     let port_in_dram = MxpConfig { port: 0x8000_0000, ..MxpConfig::default() };
     assert_eq!(MemoryMap::default().validate(&port_in_dram, &DevicesConfig::default()).unwrap_err().field, "mxp.port");
 }
+
+/// A machine with a cached ROM (flash) and an uncached RAM region besides DRAM.
+fn system_with_regions() -> MemorySystem<Vec<Event>> {
+    let region = |name: &str, base, kind, cached| Region { name: name.into(), base, size: 0x1000, kind, cached };
+    let map = MemoryMap {
+        dram_size: 0x1_0000,
+        regions: vec![
+            region("flash", 0x2000_0000, RegionKind::Rom, true),
+            region("sram", 0x0800_0000, RegionKind::Ram, false),
+        ],
+        ..MemoryMap::default()
+    };
+    map.validate(&MxpConfig::default(), &DevicesConfig::default()).unwrap();
+    MemorySystem::new(map, &cache_cfg(), axi_cfg(), &MxpConfig::default(), 100_000_000, Vec::new())
+}
+
+#[test]
+fn regions_load_as_configured_and_rom_refuses_stores() {
+    let mut m = system_with_regions();
+    m.poke(0x2000_0010, &[1, 2, 3, 4]).unwrap(); // the loader writes ROM
+    assert_eq!(m.fetch(0x2000_0010), Ok(0x0201), "code runs from any memory");
+    assert_eq!(m.load(at(1), 0x2000_0010, Width::Word).unwrap().0, 0x0403_0201);
+    assert_eq!(m.store(at(2), 0x2000_0010, Width::Byte, 9), Err(MemFault::Unmapped { addr: 0x2000_0010 }));
+    m.store(at(3), 0x0800_0000, Width::Half, 0xbeef).unwrap();
+    assert_eq!(m.load(at(4), 0x0800_0000, Width::Half).unwrap().0, 0xbeef);
+    let origin = |cycle| Origin { pc: 0x8000_0100, cycle, ctx: 0 };
+    assert_eq!(
+        m.sink().as_slice(),
+        [
+            // Cached ROM: a cached read (its line's alloc); the refused store is no event.
+            Event::Cached { access: Rw::Read, range: Range::new(0x2000_0010, 4), origin: origin(1) },
+            // Uncached RAM: the CPU's uncached accesses.
+            Event::CpuAccess { space: Space::Dram, access: Rw::Write, range: Range::new(0x0800_0000, 2), origin: origin(3) },
+            Event::CpuAccess { space: Space::Dram, access: Rw::Read, range: Range::new(0x0800_0000, 2), origin: origin(4) },
+        ]
+    );
+    assert_eq!(m.region_at(0x2000_0fff).as_deref(), Some("the ROM region `flash`"));
+}
+
+#[test]
+fn regions_must_be_whole_pages_and_not_overlap() {
+    let flash = Region { name: "flash".into(), base: 0x8000_0000, size: 0x1000, kind: RegionKind::Rom, cached: true };
+    let map = MemoryMap { regions: vec![flash.clone()], ..MemoryMap::default() };
+    assert_eq!(map.validate(&MxpConfig::default(), &DevicesConfig::default()).unwrap_err().field, "regions");
+    let odd = Region { base: 0x2000_0000, size: 0x800, ..flash };
+    let map = MemoryMap { regions: vec![odd], ..MemoryMap::default() };
+    assert_eq!(map.validate(&MxpConfig::default(), &DevicesConfig::default()).unwrap_err().field, "regions");
+}
