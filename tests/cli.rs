@@ -107,6 +107,14 @@ fn image_outside_memory() {
     std::fs::write(&config, format!("[memory]\ndram_base = {base}\n")).unwrap();
     let o = mxpsim(&["run", "--config", &config, &firmware("hello")]);
     assert_eq!(o.status.code(), Some(0), "dram_base = {base}: {}", stderr(&o));
+    // Code in flash, data in RAM: no one DRAM holds both; the `virt` preset has both.
+    let flash = elf("flash", "flash_ram");
+    let o = mxpsim(&["run", &flash]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(107), "{err}");
+    let preset = err.split("--machine ").nth(1).map(str::trim).expect(&err).to_string();
+    let o = mxpsim(&["run", "--machine", &preset, &flash]);
+    assert_eq!(o.status.code(), Some(0), "--machine {preset}: {}", stderr(&o));
 }
 
 #[test]

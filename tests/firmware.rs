@@ -34,7 +34,7 @@ struct Program {
     expected: Expected,
     expect_exit: i32,
     qemu_skip: bool,
-    /// The `--machine` it runs on (`machine: NAME` in the header), if not the default.
+    /// The `--machine` it runs on (`machine-preset: NAME` in the header), if not the default.
     machine: Option<String>,
     default_cache_only: bool,
     /// The longest cache line the program's output is indifferent to.
@@ -98,7 +98,7 @@ fn discover_built(sources: &str, bin: &str) -> Vec<Program> {
                 elf: bin.join(format!("{name}.elf")),
                 name: format!("{}/{name}", bin.file_name().unwrap().to_str().unwrap()),
                 qemu_skip: header_value(&text, "qemu: skip").is_some(),
-                machine: header_value(&text, "machine:").map(str::to_string),
+                machine: header_value(&text, "machine-preset:").map(str::to_string),
                 default_cache_only: header_value(&text, "cache: default-only").is_some(),
                 max_line: header_value(&text, "cache: max-line").map(|v| {
                     let n = v.split_whitespace().next().unwrap_or_default();

@@ -5,7 +5,7 @@
  * each lives and that the copy happened. (A store into flash is an access fault on mxpsim
  * and a flash command on QEMU: not done here; models/src/memory_system/tests.rs pins it.)
  *
- * machine: virt
+ * machine-preset: virt
  * expect-exit: 0
  */
 #include <stdint.h>

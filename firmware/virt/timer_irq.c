@@ -4,7 +4,7 @@
  * present mtime. Only what holds on any machine is printed: the tick count, mcause, and
  * that ten periods (and less than twelve) have passed.
  *
- * machine: virt
+ * machine-preset: virt
  * expect-exit: 0
  */
 #include <stdio.h>

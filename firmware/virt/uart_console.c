@@ -3,7 +3,7 @@
  * then reads the UART until LSR.DR says nothing more is waiting, and echoes what came, with
  * the count (the tests run it with no input: 0 bytes).
  *
- * machine: virt
+ * machine-preset: virt
  * expect-exit: 0
  */
 #include "virt.h"

@@ -4,7 +4,7 @@
  * clear, so both are pending when it is set: the software one is taken first (priority MEI >
  * MSI > MTI), then the timer's; an ecall goes to the base. Each handler records where it ran.
  *
- * machine: virt
+ * machine-preset: virt
  * expect-exit: 0
  */
 #include <stdio.h>

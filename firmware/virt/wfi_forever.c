@@ -3,7 +3,7 @@
  * hart. mxpsim ends the run with its "asleep" status (125) and a note naming the wfi; QEMU
  * would wait forever.
  *
- * machine: virt
+ * machine-preset: virt
  * qemu: skip (waits forever)
  * expect-exit: 125
  */

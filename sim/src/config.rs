@@ -113,7 +113,7 @@ fn error(field: impl Into<String>, reason: impl Into<String>) -> ConfigError {
 }
 
 /// The machine presets (`--machine NAME`): each a TOML machine file over the defaults, in
-/// `machines/` (the default SoC is the defaults themselves).
+/// `machines/`. The first is the default SoC: the defaults themselves.
 pub const PRESETS: &[(&str, &str)] = &[("default", ""), ("virt", include_str!("../../machines/virt.toml"))];
 
 impl MachineConfig {

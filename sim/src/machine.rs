@@ -25,16 +25,18 @@ pub struct OutsideMemory {
     pub size: u32,
     pub dram_base: u32,
     pub dram_size: u32,
+    /// The lowest address of the image's segments.
+    pub bottom: u32,
     /// One past the highest address the image needs (its segments, and its stack's top).
     pub top: u64,
     /// A machine preset whose memory holds the whole image, if one does.
     pub preset: Option<&'static str>,
 }
 
-/// The first machine preset other than `config` whose memory (DRAM and regions) holds every
-/// segment of `image`.
+/// The first machine preset besides the default (a machine that is not the default was
+/// chosen) and `config` whose memory (DRAM and regions) holds every segment of `image`.
 fn preset_holding(image: &Image, config: &MachineConfig) -> Option<&'static str> {
-    crate::config::PRESETS.iter().find_map(|&(name, _)| {
+    crate::config::PRESETS.iter().skip(1).find_map(|&(name, _)| {
         let preset = MachineConfig::preset(name)?.ok().filter(|p| p != config)?;
         let m = &preset.memory;
         let holds = |addr: u32, len: u32| {
@@ -50,19 +52,26 @@ impl OutsideMemory {
     /// but runs past its end, else DRAM based where the image is linked.
     fn hint(&self) -> String {
         const MIB: u64 = 1 << 20;
-        if let Some(name) = self.preset {
-            return format!("the `{name}` machine has memory there: --machine {name}");
-        }
         let (base, addr) = (u64::from(self.dram_base), u64::from(self.addr));
         if addr >= base && self.top <= 1 << 32 {
             let size = (self.top - base).div_ceil(MIB);
             return format!("--dram-size {size}M would hold the image and its stack");
         }
-        let new_base = addr & !(MIB - 1);
+        // DRAM moved to where the image is linked, if it can hold all of it there.
+        let new_base = u64::from(self.bottom) & !(MIB - 1);
+        if self.top - new_base > u64::from(self.dram_size) {
+            if let Some(name) = self.preset {
+                return format!("the `{name}` machine has memory there: --machine {name}");
+            }
+            return format!(
+                "the image needs memory at {:#010x} and at {:#010x}: a --machine file with [[memory.regions]] \
+                 entries there (`mxpsim config` prints a file to edit) places memory there",
+                self.bottom, self.addr
+            );
+        }
         format!(
             "the image is linked for memory at {new_base:#010x}: a --machine file with `dram_base = {new_base:#x}` in \
-             its [memory] table, or a [[memory.regions]] entry there (`mxpsim config` prints a file to edit), places \
-             memory there"
+             its [memory] table (`mxpsim config` prints one to edit) places DRAM there"
         )
     }
 }
@@ -199,12 +208,14 @@ impl<S: EventSink> Machine<S> {
         let stack = image.symbols.addr_of("__stack");
         let ends = image.segments.iter().map(|s| u64::from(s.addr) + u64::from(s.mem_size));
         let top = ends.chain(stack.map(u64::from)).max().unwrap_or(0);
+        let bottom = image.segments.iter().map(|s| s.addr).min().unwrap_or(image.entry);
         let outside = |what, addr, size| OutsideMemory {
             what,
             addr,
             size,
             dram_base: map.dram_base,
             dram_size: map.dram_size,
+            bottom,
             top,
             preset: preset_holding(&image, config),
         };
