@@ -76,6 +76,7 @@ pub struct MachineConfig {
     pub axi: AxiConfig,
     pub cpu: CpuTiming,
     pub mxp: MxpConfig,
+    #[serde(skip_serializing_if = "DevicesConfig::is_none")]
     pub devices: DevicesConfig,
 }
 

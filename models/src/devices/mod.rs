@@ -16,11 +16,18 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct DevicesConfig {
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub clint: Option<clint::ClintConfig>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub uart: Option<uart::UartConfig>,
 }
 
 impl DevicesConfig {
+    /// True for a machine without any of these devices.
+    pub fn is_none(&self) -> bool {
+        self.clint.is_none() && self.uart.is_none()
+    }
+
     /// The devices' regions as `(field, base, size)`, for the memory map's overlap check.
     pub fn regions(&self) -> Vec<(&'static str, u32, u32)> {
         let clint = self.clint.as_ref().map(|c| ("devices.clint.base", c.base, clint::SIZE));
