@@ -4,6 +4,7 @@ use crate::config::{parse_size, MachineConfig};
 use crate::elf;
 use crate::event_trace::{Frame, TraceError, TraceReader, TraceWriter};
 use crate::exit_code::{self, Failure, RunEnd, RACES_FOUND};
+use crate::gdb::{self, RacesSoFar};
 use crate::machine::{signature_range, Fault, Machine, Outcome, RunNotes};
 use crate::race_check::{Findings, RaceCheck};
 use crate::report;
@@ -167,6 +168,11 @@ struct RunArgs {
     /// With --race-check: stop at the first race.
     #[arg(long, requires = "race_check")]
     halt_on_race: bool,
+
+    /// Wait for GDB on 127.0.0.1:PORT (0: any free port, printed) before the first
+    /// instruction, and run under its control (`target remote :PORT`; `monitor help`).
+    #[arg(long, value_name = "PORT", conflicts_with = "trace")]
+    gdb: Option<u16>,
 
     #[command(flatten)]
     report: ReportArgs,
@@ -738,7 +744,7 @@ fn qemu_virt_device(addr: u32) -> String {
 /// Builds the machine with its event sink and runs it; prints why the run ended when that
 /// is not the firmware's own exit. Returns how it ended, the sink, the run's notes, and the
 /// first error writing a late output (the caller still delivers the race report).
-fn simulate<S: EventSink>(
+fn simulate<S: EventSink + RacesSoFar>(
     args: &RunArgs,
     config: &MachineConfig,
     image: elf::Image,
@@ -756,9 +762,13 @@ fn simulate<S: EventSink>(
         machine.watch_heap();
     }
     let mut late = None;
-    let outcome = match &args.trace {
-        None => machine.run(&mut (), args.max_insns),
-        Some(trace) => {
+    let outcome = match (&args.trace, args.gdb) {
+        (None, Some(port)) => {
+            let listener = gdb::listen(port).map_err(|e| Fatal(Failure::HostIo, format!("--gdb {port}: {e}")))?;
+            gdb::serve(listener, &mut machine, args.max_insns).map_err(|e| Fatal(Failure::HostIo, e))?
+        }
+        (None, None) => machine.run(&mut (), args.max_insns),
+        (Some(trace), _) => {
             let what = "the instruction trace";
             let mut tracer = Tracer::new(OutFile::create(what, trace)?.out);
             let outcome = machine.run(&mut tracer, args.max_insns);
@@ -816,6 +826,7 @@ fn explain<S: EventSink>(machine: &Machine<S>, outcome: &Outcome) {
             };
             error(format_args!("the firmware waits for an interrupt that can never come (wfi at {}): {why}", at(pc)))
         }
+        Outcome::Killed { pc } => error(format_args!("the debugger ended the run (kill) at pc {}", at(pc))),
         Outcome::HaltedOnRace { pc } => eprintln!("mxpsim: stopped at the first race (--halt-on-race), pc {}", at(pc)),
         Outcome::Accelerator(ref e) => error(format_args!("accelerator: {e} (command issued at {})", at(e.pc))),
         Outcome::TrapLoop { first, first_pc, second, second_pc, mtvec } => {

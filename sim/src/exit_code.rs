@@ -80,6 +80,8 @@ failures! {
     BadTrace = 124 => "`detect`: not an event trace, or a damaged one",
     /// The firmware waits (`wfi`) for an interrupt that nothing can raise.
     Asleep = 125 => "the firmware waits (`wfi`) for an interrupt that nothing can raise (none enabled, or no source armed)",
+    /// The debugger ended the run (`kill` under `--gdb`).
+    Killed = 126 => "the debugger ended the run (`kill` under `--gdb`)",
 }
 
 /// The default exit status when races were found (ThreadSanitizer's).
@@ -119,6 +121,8 @@ pub enum RunEnd {
     TrapLoop,
     /// The firmware waits (`wfi`) for an interrupt that nothing can raise.
     Asleep,
+    /// The debugger ended the run.
+    Killed,
     /// The accelerator was given a command it cannot carry out.
     AcceleratorError { message: String },
     /// The firmware's image does not fit the machine's memory.
@@ -138,6 +142,7 @@ impl RunEnd {
             RunEnd::InstructionLimit { .. } => Err(Failure::InsnLimit),
             RunEnd::TrapLoop => Err(Failure::TrapLoop),
             RunEnd::Asleep => Err(Failure::Asleep),
+            RunEnd::Killed => Err(Failure::Killed),
             RunEnd::AcceleratorError { .. } => Err(Failure::Accelerator),
             RunEnd::DoesNotFit { .. } => Err(Failure::OutsideMemory),
             RunEnd::HaltedOnRace => Ok(0),
@@ -162,6 +167,7 @@ impl RunEnd {
             }
             RunEnd::TrapLoop => "the run stopped: the firmware trapped and its trap handler could not run".into(),
             RunEnd::Asleep => "the run stopped: the firmware waits for an interrupt that nothing can raise".into(),
+            RunEnd::Killed => "the debugger ended the run".into(),
             RunEnd::AcceleratorError { message } => format!("the run stopped: accelerator error: {message}"),
             RunEnd::DoesNotFit { message } => format!("the firmware does not fit the machine: {message}"),
             RunEnd::HaltedOnRace => "the run stopped at the first race (--halt-on-race)".into(),
@@ -179,6 +185,7 @@ impl std::fmt::Display for RunEnd {
             RunEnd::InstructionLimit { .. } => write!(f, "instruction limit"),
             RunEnd::TrapLoop => write!(f, "trap loop"),
             RunEnd::Asleep => write!(f, "asleep"),
+            RunEnd::Killed => write!(f, "killed"),
             RunEnd::AcceleratorError { message } => write!(f, "accelerator: {message}"),
             RunEnd::DoesNotFit { message } => write!(f, "does not fit: {message}"),
             RunEnd::HaltedOnRace => write!(f, "halted"),

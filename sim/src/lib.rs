@@ -8,6 +8,7 @@ pub mod data_names;
 pub mod elf;
 pub mod event_trace;
 pub mod exit_code;
+pub mod gdb;
 pub mod heap;
 pub mod machine;
 pub mod race_check;

@@ -105,6 +105,8 @@ pub enum Outcome {
     TrapLoop { first: Trap, first_pc: u32, second: Trap, second_pc: u32, mtvec: u32 },
     /// The `wfi` at `pc` waits for an interrupt that nothing can raise (`mie` as it was).
     Asleep { pc: u32, mie: u32 },
+    /// The debugger ended the run (`--gdb`), the hart at `pc`.
+    Killed { pc: u32 },
     /// The accelerator was given a command it cannot carry out.
     Accelerator(MxpError),
     /// The race checker stopped the run at its first race (`--halt-on-race`).
@@ -120,10 +122,22 @@ impl Outcome {
             Outcome::InsnLimit { limit, .. } => RunEnd::InstructionLimit { limit: *limit },
             Outcome::TrapLoop { .. } => RunEnd::TrapLoop,
             Outcome::Asleep { .. } => RunEnd::Asleep,
+            Outcome::Killed { .. } => RunEnd::Killed,
             Outcome::Accelerator(e) => RunEnd::AcceleratorError { message: e.to_string() },
             Outcome::HaltedOnRace { .. } => RunEnd::HaltedOnRace,
         }
     }
+}
+
+/// Where [`Machine::run_for`] stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// The budget is used up (or the host served a call); the run goes on.
+    Paused,
+    /// The hart is about to execute the instruction at this probed address.
+    AtProbe(u32),
+    /// The run is over.
+    Ended(Outcome),
 }
 
 /// What a run did, for `--stats` and `--stats-json`.
@@ -307,52 +321,70 @@ impl<S: EventSink> Machine<S> {
     /// Runs until the firmware exits or a limit is reached.
     pub fn run<O: Observer>(&mut self, obs: &mut O, max_insns: Option<u64>) -> Outcome {
         let outcome = loop {
-            let budget = match max_insns {
-                Some(limit) if self.hart.steps >= limit => {
-                    break Outcome::InsnLimit { limit, pc: self.hart.pc };
-                }
-                Some(limit) => limit - self.hart.steps,
-                None => u64::MAX,
-            };
-            match self.hart.run(&mut self.bus, obs, budget) {
-                Exit::Budget => continue,
-                Exit::Probe => {
-                    if let Some(heap) = &mut self.heap {
-                        heap.on_probe(&mut self.hart, &self.bus);
-                    }
-                }
-                Exit::Semihost => {
-                    let (op, arg) = (self.hart.x[10], self.hart.x[11]);
-                    match self.host.call(&mut self.bus, op, arg, self.hart.now) {
-                        semihost::Outcome::Return(value) => self.hart.x[10] = value,
-                        semihost::Outcome::Exit(status) => break Outcome::Exited(status),
-                    }
-                }
-                Exit::Halt => {
-                    let console = self.bus.take_console();
-                    if !console.is_empty() {
-                        self.host.console(&console);
-                        continue;
-                    }
-                    if let Some(e) = self.bus.mxp_error() {
-                        break Outcome::Accelerator(e.clone());
-                    }
-                    match self.bus.tohost_value() {
-                        Some(value) => break Outcome::ToHost(value),
-                        None => break Outcome::HaltedOnRace { pc: self.hart.pc },
-                    }
-                }
-                Exit::Asleep { pc, mie } => break Outcome::Asleep { pc, mie },
-                Exit::TrapLoop { first, first_pc, second, second_pc } => {
-                    let mtvec = self.hart.csr.trap_vector();
-                    break Outcome::TrapLoop { first, first_pc, second, second_pc, mtvec };
-                }
+            if let Progress::Ended(outcome) = self.run_for(obs, u64::MAX, max_insns) {
+                break outcome;
             }
         };
-        // The firmware's output is complete; a failure to flush it shows up as a host error
-        // in the caller's own writes, so it is not fatal here.
-        let _ = self.host.flush();
+        self.flush_output();
         outcome
+    }
+
+    /// Flushes the firmware's output. (A failure to flush shows up as a host error in the
+    /// caller's own writes, so it is not fatal here.)
+    pub fn flush_output(&mut self) {
+        let _ = self.host.flush();
+    }
+
+    /// Runs at most `budget` instructions (and traps), stopping earlier when the run ends
+    /// (`max_insns` included) or the hart reaches a probe (a breakpoint, say: the heap watch
+    /// has seen its own probes by then).
+    pub fn run_for<O: Observer>(&mut self, obs: &mut O, budget: u64, max_insns: Option<u64>) -> Progress {
+        let budget = match max_insns {
+            Some(limit) if self.hart.steps >= limit => {
+                return Progress::Ended(Outcome::InsnLimit { limit, pc: self.hart.pc });
+            }
+            Some(limit) => budget.min(limit - self.hart.steps),
+            None => budget,
+        };
+        let ended = |outcome| Progress::Ended(outcome);
+        match self.hart.run(&mut self.bus, obs, budget) {
+            Exit::Budget => Progress::Paused,
+            Exit::Probe => {
+                if let Some(heap) = &mut self.heap {
+                    heap.on_probe(&mut self.hart, &self.bus);
+                }
+                Progress::AtProbe(self.hart.pc)
+            }
+            Exit::Semihost => {
+                let (op, arg) = (self.hart.x[10], self.hart.x[11]);
+                match self.host.call(&mut self.bus, op, arg, self.hart.now) {
+                    semihost::Outcome::Return(value) => {
+                        self.hart.x[10] = value;
+                        Progress::Paused
+                    }
+                    semihost::Outcome::Exit(status) => ended(Outcome::Exited(status)),
+                }
+            }
+            Exit::Halt => {
+                let console = self.bus.take_console();
+                if !console.is_empty() {
+                    self.host.console(&console);
+                    return Progress::Paused;
+                }
+                if let Some(e) = self.bus.mxp_error() {
+                    return ended(Outcome::Accelerator(e.clone()));
+                }
+                match self.bus.tohost_value() {
+                    Some(value) => ended(Outcome::ToHost(value)),
+                    None => ended(Outcome::HaltedOnRace { pc: self.hart.pc }),
+                }
+            }
+            Exit::Asleep { pc, mie } => ended(Outcome::Asleep { pc, mie }),
+            Exit::TrapLoop { first, first_pc, second, second_pc } => {
+                let mtvec = self.hart.csr.trap_vector();
+                ended(Outcome::TrapLoop { first, first_pc, second, second_pc, mtvec })
+            }
+        }
     }
 
     /// The event sink, with everything the run reported.

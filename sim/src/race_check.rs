@@ -103,6 +103,11 @@ impl RaceCheck {
         })
     }
 
+    /// The distinct races found so far.
+    pub fn races_so_far(&self) -> &mxpsim_detector::race::Report {
+        self.detector.report()
+    }
+
     pub fn finish(self) -> Findings {
         Findings {
             report: self.detector.finish(),

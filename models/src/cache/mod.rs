@@ -36,6 +36,26 @@ pub struct Traffic {
     pub through: u32,
 }
 
+/// A cache line as a debugger sees it ([`Cache::line_state`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineState {
+    /// The line's address.
+    pub line: u32,
+    /// The set it maps to.
+    pub set: u32,
+    /// Where it is held, if it is.
+    pub held: Option<HeldLine>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeldLine {
+    pub way: u32,
+    /// The offsets of the bytes written since the line was last clean.
+    pub dirty: Vec<u32>,
+    /// The line's bytes as the cache holds them.
+    pub data: Vec<u8>,
+}
+
 /// Per-slot dirty bytes: one bit per byte of a line of at most 256 bytes.
 type DirtyMask = [u64; 4];
 
@@ -312,6 +332,21 @@ impl Cache {
             }
             pos += chunk;
         }
+    }
+
+    /// The state of the line holding `addr`, as a debugger shows it.
+    pub fn line_state(&self, addr: u32) -> LineState {
+        let line = self.line_of(addr);
+        let set = self.set_of(line);
+        let first = set * self.ways;
+        let slot = (first..first + self.ways).find(|&s| self.tags[s as usize] == line);
+        let held = slot.map(|slot| {
+            let mask = &self.dirty[slot as usize];
+            let dirty = (0..self.line).filter(|&b| mask[(b / 64) as usize] & (1 << (b % 64)) != 0).collect();
+            let base = self.data_offset(slot, line);
+            HeldLine { way: slot - first, dirty, data: self.data[base..base + self.line as usize].to_vec() }
+        });
+        LineState { line, set, held }
     }
 
     /// True if the line holding `addr` is present (for tests and statistics).

@@ -220,8 +220,17 @@ impl Csrs {
     /// Reads CSR `csr` from the current privilege mode at clock `now`, with the machine
     /// timer at `mtime` (the `time` CSR).
     pub fn read(&self, csr: u16, now: u64, mtime: u64) -> Result<u32, IllegalCsrAccess> {
-        use num::*;
         self.check_privilege(csr)?;
+        self.value(csr, now, mtime)
+    }
+
+    /// Reads CSR `csr` as a debugger does: whatever the hart's privilege mode.
+    pub fn debug_read(&self, csr: u16, now: u64, mtime: u64) -> Result<u32, IllegalCsrAccess> {
+        self.value(csr, now, mtime)
+    }
+
+    fn value(&self, csr: u16, now: u64, mtime: u64) -> Result<u32, IllegalCsrAccess> {
+        use num::*;
         Ok(match csr {
             MSTATUS => self.mstatus,
             MISA => super::csr::MISA,
@@ -255,8 +264,18 @@ impl Csrs {
     /// spec, "CSR instructions"): the counter is set one below the value, and the increment
     /// after the instruction (one cycle, one instruction) lands exactly on it.
     pub fn write(&mut self, csr: u16, value: u32, now: u64) -> Result<(), IllegalCsrAccess> {
-        use num::*;
         self.check_privilege(csr)?;
+        self.set(csr, value, now)
+    }
+
+    /// Writes CSR `csr` as a debugger does: whatever the hart's privilege mode (WARL fields
+    /// still keep legal values only; read-only CSRs stay read-only).
+    pub fn debug_write(&mut self, csr: u16, value: u32, now: u64) -> Result<(), IllegalCsrAccess> {
+        self.set(csr, value, now)
+    }
+
+    fn set(&mut self, csr: u16, value: u32, now: u64) -> Result<(), IllegalCsrAccess> {
+        use num::*;
         if csr >> 10 == 3 {
             return Err(IllegalCsrAccess); // read-only by address
         }

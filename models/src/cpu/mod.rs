@@ -157,6 +157,14 @@ impl Hart {
         self.decoded.forget(pc);
     }
 
+    /// Code at `[addr, addr + len)` was changed from outside the hart (a debugger's write):
+    /// instructions decoded from it are forgotten.
+    pub fn code_changed(&mut self, addr: u32, len: u32) {
+        if len > 0 {
+            self.decoded.invalidate_range(addr, len);
+        }
+    }
+
     /// Undoes one [`Hart::add_probe`] of `pc`.
     pub fn remove_probe(&mut self, pc: u32) {
         if let Some(count) = self.probes.get_mut(&pc) {
