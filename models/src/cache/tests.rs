@@ -184,3 +184,14 @@ fn fully_associative_and_random_caches_work() {
     assert_eq!(c.stats.write_misses, 64);
     assert_eq!(c.stats.evictions, 48);
 }
+
+#[test]
+fn line_state_shows_set_way_dirty_bytes_and_data() {
+    let (mut c, mut m) = small(Policy::Lru, WritePolicy::Back, WriteBack::DirtyBytes);
+    assert_eq!(c.line_state(BASE + 0x14), LineState { line: BASE + 0x10, set: 1, held: None });
+    c.write(&mut m, BASE + 0x16, &[0xaa, 0xbb]);
+    let state = c.line_state(BASE + 0x1f);
+    let held = state.held.expect("written: write-allocated");
+    assert_eq!((state.line, state.set, held.dirty), (BASE + 0x10, 1, vec![6, 7]));
+    assert_eq!(&held.data[5..9], &[0, 0xaa, 0xbb, 0]);
+}
