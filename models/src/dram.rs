@@ -65,7 +65,11 @@ impl Dram {
     pub fn write<const N: usize>(&mut self, addr: u32, data: [u8; N]) -> Option<()> {
         let (bank, off) = self.locate(addr, N)?;
         let bank = &mut self.banks[bank];
-        bank.writable.then(|| bank.bytes[off..off + N].copy_from_slice(&data))
+        if !bank.writable {
+            return None;
+        }
+        bank.bytes[off..off + N].copy_from_slice(&data);
+        Some(())
     }
 
     pub fn read_bytes(&self, addr: u32, buf: &mut [u8]) -> Result<(), MemFault> {

@@ -24,18 +24,40 @@ use raki::{AOpcode, BaseIOpcode, COpcode, Decode, Isa, MOpcode, OpcodeKind, Priv
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Insn {
     pub op: Op,
-    pub rd: u8,
+    /// `rd` in bits 4..0; bit 7 set for a compressed (2-byte) instruction ([`Insn::rd`],
+    /// [`Insn::len`]). Packed so that an `Insn` stays 8 bytes: the interpreter's loop keeps
+    /// it in registers (a 12-byte one went through the stack and cost a third of its speed).
+    /// Register writes mask the index anyway.
+    pub(super) rd: u8,
     pub rs1: u8,
     pub rs2: u8,
-    /// Sign-extended immediate; for `lui`/`auipc` already shifted into bits 31..12.
+    /// Sign-extended immediate; for `lui`/`auipc` already shifted into bits 31..12; for
+    /// an illegal instruction its word (what `mtval` reports).
     pub imm: i32,
 }
 
 impl Insn {
     const ILLEGAL: Insn = Insn { op: Op::Illegal, rd: 0, rs1: 0, rs2: 0, imm: 0 };
+    const COMPRESSED: u8 = 0x80;
 
     fn new(op: Op, rd: usize, rs1: usize, rs2: usize, imm: i32) -> Insn {
         Insn { op, rd: rd as u8, rs1: rs1 as u8, rs2: rs2 as u8, imm }
+    }
+
+    /// The destination register.
+    #[inline(always)]
+    pub fn rd(self) -> u8 {
+        self.rd & 31
+    }
+
+    /// The instruction's length in bytes: 4, or 2 for a compressed one.
+    #[inline(always)]
+    pub fn len(self) -> u32 {
+        if self.rd & Self::COMPRESSED != 0 {
+            2
+        } else {
+            4
+        }
     }
 }
 
@@ -69,6 +91,17 @@ pub const fn length(parcel: u32) -> u32 {
 /// Decodes one instruction: a 32-bit word, or a 16-bit compressed one in the low half of
 /// `raw` (its upper half zero).
 pub fn decode(raw: u32) -> Insn {
+    let mut insn = decode_fields(raw);
+    if length(raw) == 2 {
+        insn.rd |= Insn::COMPRESSED;
+    }
+    if insn.op == Op::Illegal {
+        insn.imm = raw as i32;
+    }
+    insn
+}
+
+fn decode_fields(raw: u32) -> Insn {
     if raw & 3 != 3 {
         return match u16::try_from(raw) {
             Ok(parcel) => decode_compressed(parcel),
@@ -261,7 +294,10 @@ fn decode_compressed(parcel: u16) -> Insn {
         COpcode::LWSP if rd != ZERO => (Op::Lw, rd, SP, ZERO),
         COpcode::JR if rs1 != ZERO => (Op::Jalr, ZERO, rs1, ZERO),
         COpcode::MV => (Op::Add, rd, ZERO, rs2),
-        COpcode::EBREAK => (Op::Ebreak, ZERO, ZERO, ZERO),
+        // raki reads every bit-12, rd-0 parcel as c.ebreak; with rs2 != 0 it is `c.add x0, rs2`,
+        // a HINT (no effect).
+        COpcode::EBREAK if parcel == 0x9002 => (Op::Ebreak, ZERO, ZERO, ZERO),
+        COpcode::EBREAK => (Op::Add, ZERO, ZERO, (parcel as usize >> 2) & 31),
         COpcode::JALR => (Op::Jalr, RA, rs1, ZERO),
         COpcode::ADD => (Op::Add, rd, rd, rs2),
         COpcode::SWSP => (Op::Sw, ZERO, SP, rs2),
@@ -307,17 +343,17 @@ pub fn disassemble(raw: u32) -> String {
     }
     match i.op.format() {
         Format::Bare => m.to_string(),
-        Format::Upper => format!("{m} {}, 0x{:x}", x(i.rd), (i.imm as u32) >> 12),
-        Format::Jump => format!("{m} {}, {}", x(i.rd), i.imm),
-        Format::RegOffset => format!("{m} {}, {}({})", x(i.rd), i.imm, x(i.rs1)),
+        Format::Upper => format!("{m} {}, 0x{:x}", x(i.rd()), (i.imm as u32) >> 12),
+        Format::Jump => format!("{m} {}, {}", x(i.rd()), i.imm),
+        Format::RegOffset => format!("{m} {}, {}({})", x(i.rd()), i.imm, x(i.rs1)),
         Format::Store => format!("{m} {}, {}({})", x(i.rs2), i.imm, x(i.rs1)),
         Format::Branch => format!("{m} {}, {}, {}", x(i.rs1), x(i.rs2), i.imm),
-        Format::RegImm => format!("{m} {}, {}, {}", x(i.rd), x(i.rs1), i.imm),
-        Format::RegReg => format!("{m} {}, {}, {}", x(i.rd), x(i.rs1), x(i.rs2)),
-        Format::Csr => format!("{m} {}, {}, {}", x(i.rd), csr_name(i.imm as u16), x(i.rs1)),
-        Format::CsrImm => format!("{m} {}, {}, {}", x(i.rd), csr_name(i.imm as u16), i.rs1),
-        Format::LoadReserved => format!("{m} {}, ({})", x(i.rd), x(i.rs1)),
-        Format::Atomic => format!("{m} {}, {}, ({})", x(i.rd), x(i.rs2), x(i.rs1)),
+        Format::RegImm => format!("{m} {}, {}, {}", x(i.rd()), x(i.rs1), i.imm),
+        Format::RegReg => format!("{m} {}, {}, {}", x(i.rd()), x(i.rs1), x(i.rs2)),
+        Format::Csr => format!("{m} {}, {}, {}", x(i.rd()), csr_name(i.imm as u16), x(i.rs1)),
+        Format::CsrImm => format!("{m} {}, {}, {}", x(i.rd()), csr_name(i.imm as u16), i.rs1),
+        Format::LoadReserved => format!("{m} {}, ({})", x(i.rd()), x(i.rs1)),
+        Format::Atomic => format!("{m} {}, {}, ({})", x(i.rd()), x(i.rs2), x(i.rs1)),
         Format::CacheBlock => format!("{m} ({})", x(i.rs1)),
     }
 }
@@ -488,7 +524,9 @@ mod tests {
     fn compressed_instructions_decode_as_their_expansions() {
         for &(c, expanded, text) in COMPRESSED {
             assert_eq!(length(c), 2, "{text}");
-            assert_eq!(d(c), d(expanded), "{text}");
+            let e = d(expanded);
+            assert_eq!(d(c), Insn { rd: e.rd | Insn::COMPRESSED, ..e }, "{text}");
+            assert_eq!((d(c).len(), d(c).rd()), (2, e.rd()), "{text}");
             assert_eq!(disassemble(c), disassemble(expanded), "{text}");
         }
     }
@@ -497,9 +535,15 @@ mod tests {
     fn every_parcel_decodes_without_panic() {
         for parcel in 0..=u16::MAX {
             let insn = decode(parcel as u32);
-            assert!(insn.rd < 32 && insn.rs1 < 32 && insn.rs2 < 32);
+            assert!(insn.rd() < 32 && insn.rs1 < 32 && insn.rs2 < 32);
             let _ = disassemble(parcel as u32);
         }
+    }
+
+    #[test]
+    fn c_add_into_x0_is_a_hint_not_ebreak() {
+        assert_eq!(d(0x9006), Insn { op: Op::Add, rd: Insn::COMPRESSED, rs1: 0, rs2: 1, imm: 0 }, "c.add x0, ra");
+        assert_eq!(d(0x9002).op, Op::Ebreak);
     }
 
     #[test]
@@ -549,7 +593,7 @@ mod tests {
         #[test]
         fn any_word_decodes_without_panic(raw in any::<u32>()) {
             let insn = decode(raw);
-            prop_assert!(insn.rd < 32 && insn.rs1 < 32 && insn.rs2 < 32);
+            prop_assert!(insn.rd() < 32 && insn.rs1 < 32 && insn.rs2 < 32);
             let _ = disassemble(raw);
         }
 

@@ -7,7 +7,7 @@
 //! test per store; a 32-bit instruction across a page boundary marks both pages), and
 //! `fence.i` empties the whole cache.
 
-use super::decode::{decode, length, Insn};
+use super::decode::{decode, Insn};
 
 const ENTRIES: usize = 1 << 16;
 /// A tag no fetch can match: fetch addresses are 2-byte aligned.
@@ -17,7 +17,6 @@ const PAGE_SHIFT: u32 = 12;
 #[derive(Clone, Copy)]
 struct Entry {
     pc: u32,
-    raw: u32,
     insn: Insn,
 }
 
@@ -31,7 +30,7 @@ pub struct DecodeCache {
 
 impl Default for DecodeCache {
     fn default() -> Self {
-        let empty = Entry { pc: EMPTY, raw: 0, insn: decode(0) };
+        let empty = Entry { pc: EMPTY, insn: decode(0) };
         DecodeCache {
             entries: vec![empty; ENTRIES].into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!()),
             code_pages: vec![0; (1 << (32 - PAGE_SHIFT)) / 64].into_boxed_slice(),
@@ -45,18 +44,18 @@ fn index(pc: u32) -> usize {
 }
 
 impl DecodeCache {
-    /// The decoded instruction at `pc` and its raw word, if cached.
+    /// The decoded instruction at `pc`, if cached.
     #[inline(always)]
-    pub fn get(&self, pc: u32) -> Option<(Insn, u32)> {
+    pub fn get(&self, pc: u32) -> Option<Insn> {
         let e = &self.entries[index(pc)];
-        (e.pc == pc).then_some((e.insn, e.raw))
+        (e.pc == pc).then_some(e.insn)
     }
 
     /// Decodes `raw`, fetched from `pc`, and keeps it.
     pub fn insert(&mut self, pc: u32, raw: u32) -> Insn {
         let insn = decode(raw);
-        self.entries[index(pc)] = Entry { pc, raw, insn };
-        for addr in [pc, pc.wrapping_add(length(raw) - 1)] {
+        self.entries[index(pc)] = Entry { pc, insn };
+        for addr in [pc, pc.wrapping_add(insn.len() - 1)] {
             let page = (addr >> PAGE_SHIFT) as usize;
             self.code_pages[page / 64] |= 1 << (page % 64);
         }
@@ -86,7 +85,7 @@ impl DecodeCache {
         let mut parcel = before;
         loop {
             let e = &mut self.entries[index(parcel)];
-            if e.pc == parcel && (parcel != before || length(e.raw) == 4) {
+            if e.pc == parcel && (parcel != before || e.insn.len() == 4) {
                 e.pc = EMPTY;
             }
             if parcel == last & !1 {
@@ -127,7 +126,7 @@ mod tests {
         assert!(c.get(0x8000_0000).is_none());
         c.insert(0x8000_0000, ADDI_A0_1);
         c.insert(0x8000_0004, ADDI_A0_2);
-        assert_eq!(c.get(0x8000_0000).map(|(i, raw)| (i.op, i.imm, raw)), Some((Op::Addi, 1, ADDI_A0_1)));
+        assert_eq!(c.get(0x8000_0000).map(|i| (i.op, i.imm)), Some((Op::Addi, 1)));
         // A byte store into the second word invalidates it, not its neighbour.
         c.invalidate_range(0x8000_0007, 1);
         assert!(c.get(0x8000_0000).is_some());
@@ -147,7 +146,7 @@ mod tests {
         c.insert(0x8000_0000, C_LI_A0_1);
         c.insert(0x8000_0002, ADDI_A0_1);
         c.insert(0x8000_0006, C_LI_A0_1);
-        assert_eq!(c.get(0x8000_0000).map(|(i, _)| (i.op, i.imm)), Some((Op::Addi, 1)));
+        assert_eq!(c.get(0x8000_0000).map(|i| (i.op, i.imm, i.len())), Some((Op::Addi, 1, 2)));
         // A byte store into the addi's second parcel forgets the addi only.
         c.invalidate_range(0x8000_0004, 1);
         assert!(c.get(0x8000_0000).is_some() && c.get(0x8000_0006).is_some());

@@ -197,18 +197,16 @@ impl Hart {
             }
             self.steps += 1;
             let pc = self.pc;
-            let (insn, raw) = match self.decoded.get(pc) {
+            let insn = match self.decoded.get(pc) {
                 Some(hit) => hit,
-                None if self.probes.contains_key(&pc) && resume != Some(pc) => {
-                    self.steps -= 1;
-                    self.probe_reported = Some(pc);
-                    return Exit::Probe;
-                }
-                None => match fetch(bus, pc) {
-                    // A probed instruction is decoded afresh each time, never cached.
-                    Ok(raw) if self.probes.contains_key(&pc) => (decode(raw), raw),
-                    Ok(raw) => (self.decoded.insert(pc, raw), raw),
-                    Err(trap) => {
+                None => match self.decode_miss(bus, pc, resume) {
+                    Ok(insn) => insn,
+                    Err(Miss::Probe) => {
+                        self.steps -= 1;
+                        self.probe_reported = Some(pc);
+                        return Exit::Probe;
+                    }
+                    Err(Miss::Fault(trap)) => {
                         resume = None;
                         if let Some(exit) = self.take_trap(pc, trap, obs) {
                             return exit;
@@ -218,14 +216,16 @@ impl Hart {
                 },
             };
             resume = None;
-            match self.execute(bus, insn, raw, pc) {
+            // Only an observer needs the word (read before the instruction may overwrite it).
+            let raw = if O::ENABLED { fetch(bus, pc).unwrap_or(0) } else { 0 };
+            match self.execute(bus, insn, pc) {
                 Ok(next) => {
                     self.x[0] = 0;
                     self.pc = next;
                     self.csr.instret = self.csr.instret.wrapping_add(1);
                     self.now += self.costs.of(insn.op);
                     if O::ENABLED {
-                        let rd_write = insn.op.writes_rd().then(|| (insn.rd, self.reg(insn.rd)));
+                        let rd_write = insn.op.writes_rd().then(|| (insn.rd(), self.reg(insn.rd())));
                         obs.retired(pc, raw, rd_write.filter(|(rd, _)| *rd != 0));
                     }
                 }
@@ -236,7 +236,7 @@ impl Hart {
                 }
                 Err(Event::Stop(exit)) => {
                     // Semihosting calls and halting stores complete their instruction first.
-                    self.pc = pc.wrapping_add(decode::length(raw));
+                    self.pc = pc.wrapping_add(insn.len());
                     self.csr.instret = self.csr.instret.wrapping_add(1);
                     self.now += self.costs.of(insn.op);
                     if O::ENABLED {
@@ -247,6 +247,21 @@ impl Hart {
             }
         }
         Exit::Budget
+    }
+
+    /// The instruction at `pc` when the decoded-instruction cache does not have it: fetched
+    /// and decoded (and kept, unless probed), or why it cannot run now. Out of line: the hit
+    /// path of the loop keeps the decoded instruction in registers.
+    #[cold]
+    #[inline(never)]
+    fn decode_miss<B: Bus>(&mut self, bus: &mut B, pc: u32, resume: Option<u32>) -> Result<Insn, Miss> {
+        let probed = self.probes.contains_key(&pc);
+        if probed && resume != Some(pc) {
+            return Err(Miss::Probe);
+        }
+        let raw = fetch(bus, pc).map_err(Miss::Fault)?;
+        // A probed instruction is decoded afresh each time, never cached.
+        Ok(if probed { decode(raw) } else { self.decoded.insert(pc, raw) })
     }
 
     /// Looks at the interrupt lines, and takes the highest-priority enabled pending
@@ -276,6 +291,7 @@ impl Hart {
     /// `wfi`: waits until an interrupt enabled in `mie` is pending (taken or not, by
     /// `mstatus.MIE`), skipping simulated time to the timer's next edge; stops the run when
     /// nothing can ever wake the hart.
+    #[inline(never)]
     fn wait_for_interrupt<B: Bus>(&mut self, bus: &mut B, pc: u32, next: u32) -> Result<u32, Event> {
         self.csr.mip = bus.interrupts(self.now);
         self.irq_check_at = 0;
@@ -321,16 +337,16 @@ impl Hart {
 
     /// Executes one instruction; returns the next PC.
     #[inline(always)]
-    fn execute<B: Bus>(&mut self, bus: &mut B, i: Insn, raw: u32, pc: u32) -> Result<u32, Event> {
+    fn execute<B: Bus>(&mut self, bus: &mut B, i: Insn, pc: u32) -> Result<u32, Event> {
         let rs1 = self.reg(i.rs1);
         let rs2 = self.reg(i.rs2);
         let imm = i.imm as u32;
-        let next = pc.wrapping_add(decode::length(raw));
+        let next = pc.wrapping_add(i.len());
         let value = match i.op {
             Op::Lui => imm,
             Op::Auipc => pc.wrapping_add(imm),
-            Op::Jal => return Ok(self.jump(bus, pc, next, i.rd, None, pc.wrapping_add(imm))),
-            Op::Jalr => return Ok(self.jump(bus, pc, next, i.rd, Some(i.rs1), rs1.wrapping_add(imm) & !1)),
+            Op::Jal => return Ok(self.jump(bus, pc, next, i.rd(), None, pc.wrapping_add(imm))),
+            Op::Jalr => return Ok(self.jump(bus, pc, next, i.rd(), Some(i.rs1), rs1.wrapping_add(imm) & !1)),
             Op::Beq => return Ok(self.branch(rs1 == rs2, pc, next, imm)),
             Op::Bne => return Ok(self.branch(rs1 != rs2, pc, next, imm)),
             Op::Blt => return Ok(self.branch((rs1 as i32) < (rs2 as i32), pc, next, imm)),
@@ -414,7 +430,7 @@ impl Hart {
             Op::Wfi => {
                 // In U-mode it is illegal when mstatus.TW is set.
                 if self.csr.privilege == Priv::User && self.csr.timeout_wait() {
-                    return Err(Event::illegal(raw));
+                    return Err(illegal(bus, pc));
                 }
                 return self.wait_for_interrupt(bus, pc, next);
             }
@@ -426,28 +442,28 @@ impl Hart {
                 return Err(Event::Trap(Trap::new(cause, 0)));
             }
             Op::Ebreak => {
-                if decode::length(raw) == 4 && self.is_semihosting_call(bus, pc) {
+                if i.len() == 4 && self.is_semihosting_call(bus, pc) {
                     return Err(Event::Stop(Exit::Semihost));
                 }
                 return Err(Event::Trap(Trap::new(Cause::Breakpoint, pc)));
             }
             Op::Mret => {
                 if self.csr.privilege != Priv::Machine {
-                    return Err(Event::illegal(raw));
+                    return Err(illegal(bus, pc));
                 }
                 self.irq_check_at = 0;
                 return Ok(self.csr.leave_trap());
             }
             Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {
                 let mtime = bus.mtime(self.now);
-                let old = self.csr_op(i, rs1, mtime).map_err(|_| Event::illegal(raw))?;
+                let old = self.csr_op(i, rs1, mtime).map_err(|_| illegal(bus, pc))?;
                 self.irq_check_at = 0; // mie, mstatus.MIE may have changed
                 old
             }
             Op::CboClean => return self.cache_block(bus, pc, CacheOp::Clean, rs1, next),
             Op::CboFlush => return self.cache_block(bus, pc, CacheOp::Flush, rs1, next),
             Op::CboInval => return self.cache_block(bus, pc, CacheOp::Inval, rs1, next),
-            Op::Illegal => return Err(Event::illegal(raw)),
+            Op::Illegal => return Err(Event::illegal(i.imm as u32)),
         };
         self.set_reg(i.rd, value);
         Ok(next)
@@ -532,6 +548,7 @@ impl Hart {
     }
 
     /// The load of `lr.w`: an aligned word, or the trap `misaligned` / `fault`.
+    #[inline(never)]
     fn atomic_load<B: Bus>(&mut self, bus: &mut B, pc: u32, addr: u32, misaligned: Cause, fault: Cause) -> Result<u32, Event> {
         if addr & 3 != 0 {
             return Err(Event::Trap(Trap::new(misaligned, addr)));
@@ -545,8 +562,11 @@ impl Hart {
     /// write are one access at one moment (both see the same `now`; the memory system reports
     /// them as consecutive nodes of the CPU timeline, nothing between them); a fault of either
     /// is a store/AMO fault.
+    ///
+    /// Kept out of line (as the other A instructions): rare, and inlined nine times over they
+    /// slowed the interpreter's loop for every program.
     #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
+    #[inline(never)]
     fn amo<B: Bus>(
         &mut self,
         bus: &mut B,
@@ -554,7 +574,7 @@ impl Hart {
         rd: u8,
         addr: u32,
         next: u32,
-        op: impl Fn(u32, u32) -> u32,
+        op: fn(u32, u32) -> u32,
         src: u32,
     ) -> Result<u32, Event> {
         if addr & 3 != 0 {
@@ -585,7 +605,7 @@ impl Hart {
         match i.op {
             Op::Csrrw | Op::Csrrwi => {
                 // rd = x0 does not read (and cannot fault on a read).
-                let old = if i.rd != 0 { self.csr.read(csr, self.now, mtime)? } else { 0 };
+                let old = if i.rd() != 0 { self.csr.read(csr, self.now, mtime)? } else { 0 };
                 self.csr.write(csr, src, self.now)?;
                 Ok(old)
             }
@@ -608,6 +628,13 @@ impl Hart {
     }
 }
 
+/// The illegal-instruction trap of the (legal-looking) instruction at `pc`, with its word
+/// in `mtval`, fetched again: the decoded form does not keep it.
+#[cold]
+fn illegal<B: Bus>(bus: &mut B, pc: u32) -> Event {
+    Event::illegal(fetch(bus, pc).unwrap_or(0))
+}
+
 /// Fetches the instruction at `pc`: its first 16-bit parcel, then the second if the first
 /// says it is a 32-bit instruction (which may lie across a page or region boundary: the
 /// second parcel faults on its own, with its own address in `mtval`).
@@ -621,6 +648,14 @@ fn fetch<B: Bus>(bus: &mut B, pc: u32) -> Result<u32, Trap> {
         return Ok(low);
     }
     Ok(low | (parcel(bus, pc.wrapping_add(2))? as u32) << 16)
+}
+
+/// Why [`Hart::decode_miss`] has no instruction to run.
+enum Miss {
+    /// A probe is set at the PC.
+    Probe,
+    /// The fetch faulted.
+    Fault(Trap),
 }
 
 /// What stops an instruction from completing normally.
