@@ -165,6 +165,7 @@ impl MachineConfig {
             return Err(error("clock_hz", "must be positive"));
         }
         self.mxp.validate().map_err(|e| error(format!("mxp.{}", e.field), e.reason))?;
+        self.devices.validate().map_err(|e| error(format!("devices.{}", e.field), e.reason))?;
         // Accelerator and device regions are named `mxp.…` and `devices.…` already.
         self.memory.validate(&self.mxp, &self.devices).map_err(|e| {
             let field = match e.field.split('.').next() {
@@ -304,6 +305,25 @@ mod tests {
         assert_eq!(c.validate(), Ok(()));
         assert_eq!(MachineConfig::from_toml(&c.to_toml()), Ok(c.clone()));
         assert!(c.to_toml().contains("dram_base = 0x80000000\n"), "{}", c.to_toml());
+    }
+
+    #[test]
+    fn every_preset_is_valid_and_round_trips_through_toml() {
+        for (name, _) in PRESETS {
+            let c = MachineConfig::preset(name).unwrap().unwrap();
+            assert_eq!(c.validate(), Ok(()), "{name}");
+            assert_eq!(MachineConfig::from_toml(&c.to_toml()), Ok(c.clone()), "{name}");
+        }
+        let virt = MachineConfig::preset("virt").unwrap().unwrap();
+        assert!(virt.to_toml().contains("[[memory.regions]]\nname = \"flash\"\nbase = 0x20000000\n"), "{}", virt.to_toml());
+    }
+
+    #[test]
+    fn devices_are_checked() {
+        let c = MachineConfig::from_toml("[devices.clint]\ntimebase_hz = 0\n").unwrap();
+        assert_eq!(c.validate().unwrap_err().field, "devices.clint.timebase_hz");
+        let c = MachineConfig::from_toml("[devices.uart]\nbase = 0x80000000\n").unwrap();
+        assert_eq!(c.validate().unwrap_err().field, "devices.uart.base", "overlaps DRAM");
     }
 
     #[test]

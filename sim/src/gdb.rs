@@ -401,7 +401,10 @@ impl<S: EventSink + RacesSoFar> SingleRegisterAccess<()> for Session<'_, S> {
             RiscvRegId::Gpr(0) => {}
             RiscvRegId::Gpr(i) => hart.x[i as usize & 31] = value,
             RiscvRegId::Pc => hart.pc = value,
-            RiscvRegId::Csr(n) => hart.csr.debug_write(n, value, hart.now).map_err(|_| TargetError::NonFatal)?,
+            RiscvRegId::Csr(n) => {
+                hart.csr.debug_write(n, value, hart.now).map_err(|_| TargetError::NonFatal)?;
+                hart.interrupts_changed(); // mie or mstatus.MIE may now let one in
+            }
             _ => return Err(TargetError::NonFatal),
         }
         Ok(())

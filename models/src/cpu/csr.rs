@@ -271,7 +271,16 @@ impl Csrs {
     /// Writes CSR `csr` as a debugger does: whatever the hart's privilege mode (WARL fields
     /// still keep legal values only; read-only CSRs stay read-only).
     pub fn debug_write(&mut self, csr: u16, value: u32, now: u64) -> Result<(), IllegalCsrAccess> {
-        self.set(csr, value, now)
+        use num::*;
+        self.set(csr, value, now)?;
+        // `set` leaves counters one below the value for the increment of the instruction
+        // writing them; a debugger's write has no instruction.
+        match csr {
+            MCYCLE | MCYCLEH => self.cycle_offset = self.cycle_offset.wrapping_add(1),
+            MINSTRET | MINSTRETH => self.instret = self.instret.wrapping_add(1),
+            _ => {}
+        }
+        Ok(())
     }
 
     fn set(&mut self, csr: u16, value: u32, now: u64) -> Result<(), IllegalCsrAccess> {
@@ -392,6 +401,14 @@ mod tests {
         c.write(0xb80, 7, 1000).unwrap();
         assert_eq!(c.read(0xb80, 1001, 1001), Ok(7), "one cycle later: the written value");
         assert_eq!(c.read(0xc01, 1001, 1001), Ok(1001), "time follows the clock, not mcycle");
+    }
+
+    #[test]
+    fn a_debuggers_counter_write_reads_back_exactly() {
+        let mut c = Csrs::default();
+        c.debug_write(0xb02, 500, 1000).unwrap(); // minstret
+        c.debug_write(0xb00, 7000, 1000).unwrap(); // mcycle
+        assert_eq!((c.read(0xb02, 1000, 1000), c.read(0xb00, 1000, 1000)), (Ok(500), Ok(7000)));
     }
 
     #[test]

@@ -10,8 +10,20 @@
 use super::decode::{decode, Insn};
 
 const ENTRIES: usize = 1 << 16;
-/// A tag no fetch can match: fetch addresses are 2-byte aligned.
+/// The tag of an empty slot: odd, as no instruction's address is. An odd PC can still be
+/// looked up (an odd ELF entry, a debugger's write to `pc`; it traps on the miss), so no slot
+/// holds the odd tag that indexes it: slot `index(1)` holds 3, every other slot 1.
 const EMPTY: u32 = 1;
+const EMPTY_AT_INDEX_OF_1: u32 = 3;
+
+/// The empty tag of slot `i`.
+fn empty(i: usize) -> u32 {
+    if i == index(EMPTY) {
+        EMPTY_AT_INDEX_OF_1
+    } else {
+        EMPTY
+    }
+}
 const PAGE_SHIFT: u32 = 12;
 
 #[derive(Clone, Copy)]
@@ -30,9 +42,9 @@ pub struct DecodeCache {
 
 impl Default for DecodeCache {
     fn default() -> Self {
-        let empty = Entry { pc: EMPTY, insn: decode(0) };
+        let empty = |i| Entry { pc: empty(i), insn: decode(0) };
         DecodeCache {
-            entries: vec![empty; ENTRIES].into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!()),
+            entries: (0..ENTRIES).map(empty).collect::<Vec<_>>().into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!()),
             code_pages: vec![0; (1 << (32 - PAGE_SHIFT)) / 64].into_boxed_slice(),
         }
     }
@@ -84,9 +96,10 @@ impl DecodeCache {
         let before = (first & !1).wrapping_sub(2);
         let mut parcel = before;
         loop {
-            let e = &mut self.entries[index(parcel)];
+            let i = index(parcel);
+            let e = &mut self.entries[i];
             if e.pc == parcel && (parcel != before || e.insn.len() == 4) {
-                e.pc = EMPTY;
+                e.pc = empty(i);
             }
             if parcel == last & !1 {
                 break;
@@ -97,16 +110,16 @@ impl DecodeCache {
 
     /// Forgets the instruction at `pc`, if cached.
     pub fn forget(&mut self, pc: u32) {
-        let e = &mut self.entries[index(pc)];
-        if e.pc == pc {
-            e.pc = EMPTY;
+        let i = index(pc);
+        if self.entries[i].pc == pc {
+            self.entries[i].pc = empty(i);
         }
     }
 
     /// `fence.i`: forget everything.
     pub fn flush(&mut self) {
-        for e in self.entries.iter_mut() {
-            e.pc = EMPTY;
+        for (i, e) in self.entries.iter_mut().enumerate() {
+            e.pc = empty(i);
         }
         self.code_pages.fill(0);
     }
@@ -163,6 +176,17 @@ mod tests {
         c.insert(0x8000_0ffe, ADDI_A0_1);
         c.invalidate_range(0x8000_1000, 1);
         assert!(c.get(0x8000_0ffe).is_none());
+    }
+
+    #[test]
+    fn no_odd_pc_hits_an_empty_slot() {
+        let mut c = DecodeCache::default();
+        for pc in [1, 3, 0x8000_0001] {
+            assert!(c.get(pc).is_none(), "{pc:#x}");
+        }
+        c.insert(0x8000_0000, ADDI_A0_1);
+        c.flush();
+        assert!(c.get(1).is_none() && c.get(3).is_none());
     }
 
     #[test]

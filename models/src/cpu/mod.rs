@@ -102,8 +102,13 @@ pub struct Hart {
     /// The word `lr.w` reserved, until an `sc.w`, a trap, or a store by the hart to it.
     reservation: Option<u32>,
     /// The cycle from which the interrupt lines and enables must be looked at again before
-    /// the next instruction (0: at once, after a CSR write, `mret` or a device store).
+    /// the next instruction (0: at once, after a CSR write, `mret` or a device store, or to
+    /// stop for `halt_after`).
     irq_check_at: u64,
+    /// The bus asked to stop during the last instruction (a `tohost` verdict, console bytes
+    /// to print, an accelerator error, a race to halt on): the instruction completes as any
+    /// other, registers written, and the hart stops before the next one.
+    halt_after: bool,
 }
 
 /// The faults the firmware took ([`Cause::is_fault`]): the first few with their PCs, and how
@@ -137,6 +142,7 @@ impl Hart {
             faults: Faults::default(),
             reservation: None,
             irq_check_at: 0,
+            halt_after: false,
         }
     }
 
@@ -163,6 +169,12 @@ impl Hart {
         if len > 0 {
             self.decoded.invalidate_range(addr, len);
         }
+    }
+
+    /// Interrupt enables or lines were changed from outside the hart (a debugger's CSR
+    /// write): they are looked at again before the next instruction.
+    pub fn interrupts_changed(&mut self) {
+        self.irq_check_at = 0;
     }
 
     /// Undoes one [`Hart::add_probe`] of `pc`.
@@ -193,7 +205,9 @@ impl Hart {
         let mut resume = self.probe_reported.take();
         for _ in 0..budget {
             if self.now >= self.irq_check_at {
-                self.poll_interrupts(bus, obs);
+                if let Some(exit) = self.between_instructions(bus, obs) {
+                    return exit;
+                }
             }
             self.steps += 1;
             let pc = self.pc;
@@ -235,7 +249,9 @@ impl Hart {
                     }
                 }
                 Err(Event::Stop(exit)) => {
-                    // Semihosting calls and halting stores complete their instruction first.
+                    // Semihosting calls and a wfi that can never wake complete their
+                    // instruction first.
+                    self.x[0] = 0;
                     self.pc = pc.wrapping_add(insn.len());
                     self.csr.instret = self.csr.instret.wrapping_add(1);
                     self.now += self.costs.of(insn.op);
@@ -246,7 +262,32 @@ impl Hart {
                 }
             }
         }
+        if self.halt_after {
+            self.halt_after = false;
+            return Exit::Halt;
+        }
         Exit::Budget
+    }
+
+    /// What happens between two instructions when [`Hart::irq_check_at`] says so: a stop the
+    /// bus asked for, else a look at the interrupts.
+    #[cold]
+    fn between_instructions<B: Bus, O: Observer>(&mut self, bus: &mut B, obs: &mut O) -> Option<Exit> {
+        if self.halt_after {
+            self.halt_after = false;
+            return Some(Exit::Halt);
+        }
+        self.poll_interrupts(bus, obs);
+        None
+    }
+
+    /// Notes a stop the bus asked for during this instruction (see [`Hart::halt_after`]).
+    #[inline(always)]
+    fn check_halt<B: Bus>(&mut self, bus: &B) {
+        if bus.halt_requested() {
+            self.halt_after = true;
+            self.irq_check_at = 0;
+        }
     }
 
     /// The instruction at `pc` when the decoded-instruction cache does not have it: fetched
@@ -500,9 +541,7 @@ impl Hart {
         let (value, stall) = bus.load(at, addr, width).map_err(|f| Event::access_fault(Cause::LoadAccessFault, f))?;
         self.now += stall;
         // A device may stop the run on a load (a malformed accelerator reply request).
-        if bus.halt_requested() {
-            return Err(Event::Stop(Exit::Halt));
-        }
+        self.check_halt(bus);
         Ok(value)
     }
 
@@ -541,9 +580,7 @@ impl Hart {
                 self.reservation = None;
             }
         }
-        if bus.halt_requested() {
-            return Err(Event::Stop(Exit::Halt));
-        }
+        self.check_halt(bus);
         Ok(next)
     }
 
@@ -555,6 +592,7 @@ impl Hart {
         }
         let (value, stall) = bus.load(Access { pc, now: self.now }, addr, Width::Word).map_err(|f| Event::access_fault(fault, f))?;
         self.now += stall;
+        self.check_halt(bus);
         Ok(value)
     }
 
@@ -662,7 +700,7 @@ enum Miss {
 enum Event {
     Trap(Trap),
     /// The instruction completes, then the hart returns to its caller with this exit
-    /// (`Semihost` or `Halt`).
+    /// (`Semihost` or `Asleep`).
     Stop(Exit),
 }
 

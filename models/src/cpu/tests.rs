@@ -641,3 +641,28 @@ fn a_probe_removed_at_its_stop_and_added_again_still_stops() {
         assert_eq!(hart.x[12], pass);
     }
 }
+
+#[test]
+fn an_instruction_that_stops_the_run_completes_first() {
+    use crate::devices::uart::{UartConfig, UartInput};
+    use crate::devices::DevicesConfig;
+    struct Received(Option<u8>);
+    impl UartInput for Received {
+        fn next_byte(&mut self) -> Option<u8> {
+            self.0.take()
+        }
+    }
+    const UART: u32 = 0x1000_0000;
+    // amoswap.w zero, a1, (a0): the received byte (non-zero) is the old value, into x0, which
+    // must stay zero; the byte written goes out (the host must print it: the run stops);
+    // then addi a2, zero, 1.
+    let (hart, bus) = machine(&[0x08b5_202f, addi(12, 0, 1)]);
+    let devices = DevicesConfig { clint: None, uart: Some(UartConfig { base: UART }) };
+    let (mut hart, mut bus) = (hart, bus.with_devices(&devices, Box::new(Received(Some(b'x')))));
+    (hart.x[10], hart.x[11]) = (UART, b'!' as u32);
+    assert_eq!(hart.run(&mut bus, &mut (), 10), Exit::Halt);
+    assert_eq!((hart.x[0], hart.pc, hart.csr.instret), (0, BASE + 4, 1));
+    assert_eq!(bus.take_console(), b"!");
+    hart.run(&mut bus, &mut (), 1);
+    assert_eq!(hart.x[12], 1);
+}

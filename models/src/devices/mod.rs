@@ -28,6 +28,16 @@ impl DevicesConfig {
         self.clint.is_none() && self.uart.is_none()
     }
 
+    /// Checks the devices' own settings (their regions are checked with the memory map's).
+    pub fn validate(&self) -> Result<(), crate::invalid::InvalidField> {
+        if let Some(clint) = &self.clint {
+            if clint.timebase_hz == 0 {
+                return crate::invalid::InvalidField::err("clint.timebase_hz", "must be positive");
+            }
+        }
+        Ok(())
+    }
+
     /// The devices' regions as `(field, base, size)`, for the memory map's overlap check.
     pub fn regions(&self) -> Vec<(&'static str, u32, u32)> {
         let clint = self.clint.as_ref().map(|c| ("devices.clint.base", c.base, clint::SIZE));
