@@ -19,7 +19,6 @@ pub mod cpu;
 pub mod devices;
 pub mod dram;
 pub mod events;
-pub mod htif;
 pub mod invalid;
 pub mod memory_system;
 pub mod mxp;

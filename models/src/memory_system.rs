@@ -10,7 +10,7 @@
 //! | system control | `0x4000_0000`, 4 KiB | [`sysctl`] registers: whole-cache maintenance, cache and MXP parameters |
 //! | MXP instruction port | `0x4001_0000`, 256 B | 32-bit stores append command words, loads return replies ([`crate::mxp`]) |
 //! | MXP scratchpad | `0x5000_0000`, 256 KiB | uncached, byte addressable; not ordered with the engine's work |
-//! | `tohost` | inside DRAM, when the ELF has the symbol | HTIF ([`crate::htif`]): a verdict stops the run; console writes are served |
+//! | watched stores | inside DRAM ([`MemorySystem::watch_stores`]: the riscv-tests `tohost` word) | a store there stops the run after its instruction, for the host to look |
 //! | CLINT | `[devices.clint]`, none by default (`virt`: `0x0200_0000`, 64 KiB) | [`crate::devices::clint`]: `mtime`, `mtimecmp`, `msip` |
 //! | UART | `[devices.uart]`, none by default (`virt`: `0x1000_0000`, 256 B) | [`crate::devices::uart`]: ns16550a console |
 //!
@@ -25,7 +25,6 @@ use crate::devices::uart::{Uart, UartInput};
 use crate::devices::{read_part, DevicesConfig};
 use crate::dram::Dram;
 use crate::events::EventSink;
-use crate::htif;
 use crate::invalid::InvalidField;
 use crate::mxp::config::{MxpConfig, PORT_SIZE};
 use crate::mxp::engine::{Mxp, MxpError};
@@ -199,9 +198,11 @@ pub struct MemorySystem<S: EventSink> {
     hit_stall: u64,
     axi: Axi,
     write_buffer: WriteBuffer,
-    tohost: Option<Tohost>,
-    tohost_value: Option<u32>,
-    /// HTIF console bytes not yet handed to the host ([`MemorySystem::take_console`]).
+    /// The bytes the host watches stores to ([`MemorySystem::watch_stores`]).
+    watched: Option<Range>,
+    /// Stores into `watched` not yet taken by the host, as `(address, length)`.
+    watched_stores: Vec<(u32, u32)>,
+    /// UART bytes not yet handed to the host ([`MemorySystem::take_console`]).
     console: Vec<u8>,
     mxp: Mxp,
     /// The cycle of the accelerator's next effect (cached [`Mxp::next_due`]): CPU accesses
@@ -222,15 +223,6 @@ pub struct MemorySystem<S: EventSink> {
     sink: S,
 }
 
-/// The HTIF words the firmware talks to the host through.
-#[derive(Clone, Copy, Debug)]
-struct Tohost {
-    addr: u32,
-    fromhost: Option<u32>,
-    /// A store wrote the low half only: the host has not looked at the word yet.
-    low_pending: bool,
-}
-
 impl<S: EventSink> MemorySystem<S> {
     /// A memory system for a validated map and configurations; `clock_hz` is what the
     /// system-control registers report. Devices are added with [`MemorySystem::with_devices`].
@@ -247,8 +239,8 @@ impl<S: EventSink> MemorySystem<S> {
             hit_stall: cache.hit_latency as u64 - 1,
             axi: Axi::new(axi),
             write_buffer: WriteBuffer::new(cache.write_buffer),
-            tohost: None,
-            tohost_value: None,
+            watched: None,
+            watched_stores: Vec::new(),
             console: Vec::new(),
             mxp: Mxp::new(mxp),
             mxp_due: u64::MAX,
@@ -287,21 +279,26 @@ impl<S: EventSink> MemorySystem<S> {
         self.mxp_error.as_ref()
     }
 
-    /// Serves the HTIF: watches stores to the 8-byte `tohost` word at `addr` (it lies in
-    /// DRAM), answering console writes in the `fromhost` word, if there is one.
-    pub fn watch_tohost(&mut self, addr: u32, fromhost: Option<u32>) {
-        self.tohost = Some(Tohost { addr, fromhost, low_pending: false });
+    /// Stops the run after every CPU store into `[start, start + len)` of DRAM, for the host
+    /// to look at (the riscv-tests `tohost` word: `sim`'s HTIF).
+    pub fn watch_stores(&mut self, start: u32, len: u32) {
+        self.watched = Some(Range::new(start, len));
     }
 
-    /// The HTIF console bytes written since the last call (the run stops after each store
-    /// that writes one, so that the host prints them in order with its other output).
+    /// The stores into the watched bytes since the last call, as `(address, length)`.
+    pub fn take_watched_stores(&mut self) -> Vec<(u32, u32)> {
+        std::mem::take(&mut self.watched_stores)
+    }
+
+    /// The UART bytes written since the last call (the run stops after each store that
+    /// writes one, so that the host prints them in order with its other output).
     pub fn take_console(&mut self) -> Vec<u8> {
         std::mem::take(&mut self.console)
     }
 
-    /// The non-zero value the firmware wrote to `tohost`, if it has.
-    pub fn tohost_value(&self) -> Option<u32> {
-        self.tohost_value
+    /// True when the event sink asked to stop (a race checker halting on the first race).
+    pub fn sink_wants_halt(&self) -> bool {
+        S::ENABLED && self.sink.wants_halt()
     }
 
     pub fn map(&self) -> &MemoryMap {
@@ -614,39 +611,6 @@ impl<S: EventSink> MemorySystem<S> {
         self.time_cache_traffic(traffic, now)
     }
 
-    /// After a store of `len` bytes at `addr` that touched `tohost`: once the word is written
-    /// (the store reaches its high half, or a store to the low half finds an earlier one
-    /// undecided), serve what it asks ([`htif::request`]).
-    #[cold]
-    fn check_tohost(&mut self, addr: u32, len: u32) {
-        let Some(tohost) = self.tohost.as_mut() else { return };
-        let reaches_high = u64::from(addr) + u64::from(len) > u64::from(tohost.addr) + 4;
-        if !reaches_high && !tohost.low_pending {
-            tohost.low_pending = true;
-            return;
-        }
-        tohost.low_pending = false;
-        let (at, fromhost) = (tohost.addr, tohost.fromhost);
-        let mut word = [0; 8];
-        if self.peek(at, &mut word).is_err() {
-            return;
-        }
-        match htif::request(u64::from_le_bytes(word)) {
-            htif::Request::Wait => {}
-            htif::Request::Putchar { byte, reply } => {
-                self.console.push(byte);
-                // The host's side: no events, no timing (as a debugger's write).
-                let _ = self.poke(at, &[0; 8]);
-                if let Some(fromhost) = fromhost {
-                    let _ = self.poke(fromhost, &reply.to_le_bytes());
-                }
-            }
-            htif::Request::Exit(value) => {
-                self.tohost_value.get_or_insert(value);
-            }
-        }
-    }
-
     fn sysctl_read(&self, offset: u32) -> u32 {
         match offset {
             sysctl::CACHE_LINE => self.line,
@@ -787,9 +751,9 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                     }
                     Some(_) => self.cached_write(addr, data, at.now),
                 };
-                if let Some(tohost) = &self.tohost {
-                    if addr.wrapping_sub(tohost.addr) < 8 || tohost.addr.wrapping_sub(addr) < len as u32 {
-                        self.check_tohost(addr, len as u32);
+                if let Some(watched) = self.watched {
+                    if watched.overlaps(Range::new(addr, len as u32)) {
+                        self.watched_stores.push((addr, len as u32));
                     }
                 }
                 stall
@@ -840,7 +804,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
     }
 
     fn halt_requested(&self) -> bool {
-        self.tohost_value.is_some()
+        !self.watched_stores.is_empty()
             || !self.console.is_empty()
             || self.mxp_error.is_some()
             || (S::ENABLED && self.sink.wants_halt())

@@ -10,6 +10,7 @@ pub mod event_trace;
 pub mod exit_code;
 pub mod gdb;
 pub mod heap;
+pub mod htif;
 pub mod machine;
 pub mod race_check;
 pub mod report;

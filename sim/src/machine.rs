@@ -5,6 +5,7 @@ use crate::config::MachineConfig;
 use crate::elf::Image;
 use crate::exit_code::RunEnd;
 use crate::heap::{HeapEvent, HeapWatch};
+use crate::htif::{self, Htif};
 use crate::semihost::{self, Semihost};
 use crate::symbols::Symbols;
 use mxpsim_models::bus::Bus;
@@ -184,6 +185,8 @@ pub struct Machine<S: EventSink = ()> {
     pub bus: MemorySystem<S>,
     pub symbols: Symbols,
     host: Semihost,
+    /// The HTIF words, when the firmware has a `tohost` symbol.
+    htif: Option<Htif>,
     /// The firmware's allocator calls, when watched ([`Machine::watch_heap`]).
     heap: Option<HeapWatch>,
 }
@@ -249,13 +252,15 @@ impl<S: EventSink> Machine<S> {
                 return Err(outside("the stack's top (`__stack`)", first, 4));
             }
         }
-        if let Some(tohost) = image.symbols.addr_of("tohost") {
-            if bus.dram().is_writable(tohost, 8) {
-                let fromhost = image.symbols.addr_of("fromhost").filter(|&f| bus.dram().is_writable(f, 8));
-                bus.watch_tohost(tohost, fromhost);
-            }
-        }
-        Ok(Machine { hart: Hart::new(image.entry, &config.cpu), bus, symbols: image.symbols, host, heap: None })
+        let tohost = image.symbols.addr_of("tohost").filter(|&t| bus.dram().is_writable(t, 8));
+        let htif = tohost.map(|tohost| {
+            let fromhost = image.symbols.addr_of("fromhost").filter(|&f| bus.dram().is_writable(f, 8));
+            let htif = Htif::new(tohost, fromhost);
+            let (start, len) = htif.tohost();
+            bus.watch_stores(start, len);
+            htif
+        });
+        Ok(Machine { hart: Hart::new(image.entry, &config.cpu), bus, symbols: image.symbols, host, htif, heap: None })
     }
 
     /// The signature region of an architecture test (the bytes from the symbol
@@ -369,15 +374,21 @@ impl<S: EventSink> Machine<S> {
                 let console = self.bus.take_console();
                 if !console.is_empty() {
                     self.host.console(&console);
-                    return Progress::Paused;
+                }
+                for (addr, len) in self.bus.take_watched_stores() {
+                    match self.htif.as_mut().and_then(|htif| htif.stored(&mut self.bus, addr, len)) {
+                        Some(htif::Action::Console(byte)) => self.host.console(&[byte]),
+                        Some(htif::Action::Exit(value)) => return ended(Outcome::ToHost(value)),
+                        None => {}
+                    }
                 }
                 if let Some(e) = self.bus.mxp_error() {
                     return ended(Outcome::Accelerator(e.clone()));
                 }
-                match self.bus.tohost_value() {
-                    Some(value) => ended(Outcome::ToHost(value)),
-                    None => ended(Outcome::HaltedOnRace { pc: self.hart.pc }),
+                if self.bus.sink_wants_halt() {
+                    return ended(Outcome::HaltedOnRace { pc: self.hart.pc });
                 }
+                Progress::Paused
             }
             Exit::Asleep { pc, mie } => ended(Outcome::Asleep { pc, mie }),
             Exit::TrapLoop { first, first_pc, second, second_pc } => {

@@ -468,11 +468,11 @@ fn semihosting_sequence_exits_after_the_ebreak_and_plain_ebreak_traps() {
 fn tohost_store_halts_after_retiring() {
     // riscv-tests: the low word, then the high word (0); the second store halts.
     let (mut hart, mut bus) = machine(&[s(0, 11, 10, 2), s(4, 0, 10, 2), NOP]);
-    bus.watch_tohost(BASE + 0x100, None);
+    bus.watch_stores(BASE + 0x104, 4);
     hart.x[10] = BASE + 0x100;
     hart.x[11] = 1;
     assert_eq!(hart.run(&mut bus, &mut (), 10), Exit::Halt);
-    assert_eq!(bus.tohost_value(), Some(1));
+    assert_eq!(bus.take_watched_stores(), [(BASE + 0x104, 4)]);
     assert_eq!(hart.csr.instret, 2);
 }
 

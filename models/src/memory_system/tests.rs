@@ -144,38 +144,15 @@ fn unmapped_and_straddling_region_accesses_fault() {
 }
 
 #[test]
-fn tohost_is_seen_through_the_cache() {
+fn watched_stores_stop_the_run_for_the_host() {
     let mut m = system(cache_cfg());
-    m.watch_tohost(BASE + 0x200, None);
-    m.store(at(0), BASE + 0x200, Width::Word, 7).unwrap();
-    assert_eq!(m.tohost_value(), None, "the high half is still to come");
-    m.store(at(0), BASE + 0x204, Width::Word, 0).unwrap();
-    assert_eq!(m.tohost_value(), Some(7));
-    assert!(m.halt_requested());
-    // Firmware that only ever writes the low half: the next store to it decides.
-    let mut m = system(cache_cfg());
-    m.watch_tohost(BASE + 0x200, None);
-    m.store(at(0), BASE + 0x200, Width::Word, 1).unwrap();
-    m.store(at(0), BASE + 0x200, Width::Word, 1).unwrap();
-    assert_eq!(m.tohost_value(), Some(1));
-}
-
-#[test]
-fn htif_console_writes_are_served() {
-    let mut m = system(cache_cfg());
-    m.watch_tohost(BASE + 0x200, Some(BASE + 0x240));
-    // 'a' is odd: the low half alone must not read as a verdict.
-    m.store(at(0), BASE + 0x200, Width::Word, u32::from(b'a')).unwrap();
-    m.store(at(0), BASE + 0x204, Width::Word, 0x0101_0000).unwrap();
-    assert_eq!(m.tohost_value(), None);
-    assert!(m.halt_requested(), "the host takes the byte at once");
-    assert_eq!(m.take_console(), b"a");
+    m.watch_stores(BASE + 0x200, 8);
+    m.store(at(0), BASE + 0x1fc, Width::Word, 7).unwrap();
     assert!(!m.halt_requested());
-    let mut words = [0; 8];
-    m.peek(BASE + 0x200, &mut words).unwrap();
-    assert_eq!(words, [0; 8], "tohost cleared for the next byte");
-    m.peek(BASE + 0x240, &mut words).unwrap();
-    assert_eq!(u64::from_le_bytes(words), 1 << 56 | 1 << 48 | 0x161, "Spike's reply in fromhost");
+    m.store(at(0), BASE + 0x1fe, Width::Word, 7).unwrap();
+    assert!(m.halt_requested(), "overlaps the first byte");
+    assert_eq!(m.take_watched_stores(), [(BASE + 0x1fe, 4)]);
+    assert!(!m.halt_requested());
 }
 
 #[test]
