@@ -231,7 +231,10 @@ fn faults_are_diagnosed() {
     assert_eq!((o.status.code(), o.stdout.as_slice()), (Some(1), &b"trapped\n"[..]), "{err}");
     assert!(err.contains("mxpsim: note: the firmware took a trap: load access fault at "), "{err}");
     assert!(err.contains("`lbu "), "the instruction: {err}");
-    assert!(err.contains("nothing is mapped at 0x10000005 (the `virt` machine has its UART there: --machine virt)"), "{err}");
+    assert!(
+        err.contains("nothing is mapped at 0x10000005 (the `virt` machine has the UART there: --machine virt)"),
+        "{err}"
+    );
     let o = mxpsim(&["run", &firmware("fault_float")]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");

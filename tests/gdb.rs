@@ -102,7 +102,11 @@ fn halt_on_race_stops_in_the_debugger_with_the_races_listed() {
     let g = &s.gdb;
     assert!(g.contains("Program received signal SIGTRAP"), "{g}");
     assert!(g.contains("1 distinct race(s) so far") && g.contains("1. wb/dma_r: A at "), "{g}");
-    assert!(s.stderr.contains("mxpsim: the run stopped at the first race (--halt-on-race):\n1 distinct race(s)"), "{}", s.stderr);
+    assert!(
+        s.stderr.contains("mxpsim: the run stopped at the first race (--halt-on-race):\n1 distinct race(s)"),
+        "{}",
+        s.stderr
+    );
     assert!(s.stderr.contains("data race 1 of 1"), "the full report at the end: {}", s.stderr);
     assert_eq!(s.status, Some(66), "{}", s.stderr);
 }

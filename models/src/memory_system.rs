@@ -25,146 +25,15 @@ use crate::devices::uart::{Uart, UartInput};
 use crate::devices::{read_part, DevicesConfig};
 use crate::dram::Dram;
 use crate::events::EventSink;
-use crate::invalid::InvalidField;
-use crate::mxp::config::{MxpConfig, PORT_SIZE};
+use crate::mxp::config::MxpConfig;
 use crate::mxp::engine::{Mxp, MxpError};
 use crate::write_buffer::WriteBuffer;
+pub use map::{layout, MapEntry, MemoryMap, Part, Region, RegionKind};
 use mxpsim_detector::event::{self, Event, Origin, Range, Scope, Space};
-use serde::{Deserialize, Serialize};
 
-/// The system-control registers (offsets from the region's base; 32-bit accesses).
-pub mod sysctl {
-    /// Size of the register region.
-    pub const SIZE: u32 = 0x1000;
-    /// Write: whole-cache maintenance. [`CACHE_CLEAN_ALL`], [`CACHE_FLUSH_ALL`] or
-    /// [`CACHE_INVAL_ALL`]; other values are ignored. Reads 0.
-    pub const CACHE_CTRL: u32 = 0x0;
-    /// Read: the data cache's line size in bytes (the SDK's `VBX_CPU_DCACHE_LINE_SIZE`).
-    pub const CACHE_LINE: u32 = 0x4;
-    /// Read: the data cache's size in bytes (0 without a cache model).
-    pub const CACHE_SIZE: u32 = 0x8;
-    /// Read: the accelerator's vector lanes (the SDK's `vector_lanes`).
-    pub const MXP_LANES: u32 = 0xc;
-    /// Read: the scratchpad size in bytes.
-    pub const MXP_SCRATCHPAD_SIZE: u32 = 0x10;
-    /// Read: VMULFXP fractional bits: byte in bits 7:0, half in 15:8, word in 23:16.
-    pub const MXP_FXP_FRAC_BITS: u32 = 0x14;
-    /// Read: the longest mask in elements (the SDK's `max_masked_vector_length`).
-    pub const MXP_MAX_MASKED_VL: u32 = 0x18;
-    /// Read: lanes of VCUSTOM0 in bits 15:0, of VCUSTOM1 in bits 31:16.
-    pub const MXP_CUSTOM_LANES: u32 = 0x1c;
-    /// Read: the core clock in Hz (the SDK's `core_freq` and timestamp frequency).
-    pub const CLOCK_HZ: u32 = 0x20;
-    pub const CACHE_CLEAN_ALL: u32 = 1;
-    pub const CACHE_FLUSH_ALL: u32 = 2;
-    pub const CACHE_INVAL_ALL: u32 = 3;
-}
+mod map;
 
-/// Where things are. Regions must not overlap.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct MemoryMap {
-    pub dram_base: u32,
-    pub dram_size: u32,
-    /// Base of the uncached alias of DRAM (same size as DRAM).
-    pub uncached_alias: u32,
-    /// Base of the system-control registers.
-    pub sysctl: u32,
-    /// Memory besides DRAM (`[[memory.regions]]`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub regions: Vec<Region>,
-}
-
-/// A memory region besides DRAM: a board's flash, an SRAM, … ELF segments may be loaded into
-/// it; the CPU fetches from it; ROM refuses stores (an access fault) and DMA writes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Region {
-    /// What the region is, for messages (`flash`, `sram`, …).
-    pub name: String,
-    pub base: u32,
-    pub size: u32,
-    #[serde(default)]
-    pub kind: RegionKind,
-    /// Through the data cache (true), or not: then the CPU's accesses are uncached, as
-    /// through DRAM's uncached alias.
-    #[serde(default = "cached_by_default")]
-    pub cached: bool,
-}
-
-fn cached_by_default() -> bool {
-    true
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RegionKind {
-    #[default]
-    Ram,
-    Rom,
-}
-
-impl Default for MemoryMap {
-    fn default() -> Self {
-        MemoryMap {
-            dram_base: 0x8000_0000,
-            dram_size: 64 << 20,
-            uncached_alias: 0xc000_0000,
-            sysctl: 0x4000_0000,
-            regions: Vec::new(),
-        }
-    }
-}
-
-impl MemoryMap {
-    /// The regions as `(field, base, size)`.
-    pub fn regions(&self) -> Vec<(&'static str, u32, u32)> {
-        let fixed = [
-            ("dram_base", self.dram_base, self.dram_size),
-            ("uncached_alias", self.uncached_alias, self.dram_size),
-            ("sysctl", self.sysctl, sysctl::SIZE),
-        ];
-        fixed.into_iter().chain(self.regions.iter().map(|r| ("regions", r.base, r.size))).collect()
-    }
-
-    /// The DRAM address an uncached-alias address names; any other address unchanged.
-    pub fn physical(&self, addr: u32) -> u32 {
-        match addr.wrapping_sub(self.uncached_alias) {
-            off if off < self.dram_size => self.dram_base + off,
-            _ => addr,
-        }
-    }
-
-    /// Checks the map, with the accelerator's and the devices' regions, which must not
-    /// overlap it either.
-    pub fn validate(&self, mxp: &MxpConfig, devices: &DevicesConfig) -> Result<(), InvalidField> {
-        let err = InvalidField::err;
-        if self.dram_size == 0 || self.dram_size % 4096 != 0 {
-            return err("dram_size", format!("{:#x} is not a positive multiple of 4 KiB", self.dram_size));
-        }
-        if let Some(r) = self.regions.iter().find(|r| r.size == 0 || r.size % 4096 != 0) {
-            return err("regions", format!("`{}`: size {:#x} is not a positive multiple of 4 KiB", r.name, r.size));
-        }
-        let mut regions = self.regions();
-        regions.push(("mxp.port", mxp.port, PORT_SIZE));
-        regions.push(("mxp.scratchpad", mxp.scratchpad, mxp.scratchpad_size));
-        regions.extend(devices.regions());
-        for (i, &(field, base, size)) in regions.iter().enumerate() {
-            if base % 4096 != 0 && !field.starts_with("mxp.") {
-                return err(field, format!("{base:#x} is not 4 KiB aligned"));
-            }
-            if base as u64 + size as u64 > 1 << 32 {
-                return err(field, format!("{size:#x} bytes at {base:#x} run past the end of the address space"));
-            }
-            for &(other, obase, osize) in &regions[..i] {
-                if Range::new(base, size).overlaps(Range::new(obase, osize)) {
-                    return err(field, format!("the region at {base:#x} ({size:#x} bytes) overlaps {other}"));
-                }
-            }
-        }
-        Ok(())
-    }
-}
+pub use crate::devices::sysctl;
 
 /// Where an access lands.
 enum Target {
@@ -190,6 +59,8 @@ enum Target {
 
 pub struct MemorySystem<S: EventSink> {
     map: MemoryMap,
+    /// The memory map as one table ([`layout`]), DRAM first.
+    layout: Vec<MapEntry>,
     dram: Dram,
     /// `None`: no cache model (functional mode): coherent memory, every access a hit.
     cache: Option<Cache>,
@@ -213,10 +84,8 @@ pub struct MemorySystem<S: EventSink> {
     clock_hz: u32,
     /// The hart's call context ([`Bus::set_context`]), for the events' origins.
     ctx: u32,
-    /// The CLINT, at its base.
-    clint: Option<(u32, Clint)>,
-    /// The UART, at its base.
-    uart: Option<(u32, Uart)>,
+    clint: Option<Clint>,
+    uart: Option<Uart>,
     /// The memory regions besides DRAM (`map.regions`, in [`Dram`]'s other banks).
     /// The cycle from which the interrupt lines may have changed ([`Bus::interrupt_due`]).
     irq_due: u64,
@@ -233,6 +102,7 @@ impl<S: EventSink> MemorySystem<S> {
         }
         MemorySystem {
             dram,
+            layout: layout(&map, mxp, &DevicesConfig::default()),
             map,
             cache: cache.enabled.then(|| Cache::new(cache)),
             line: cache.line,
@@ -256,7 +126,7 @@ impl<S: EventSink> MemorySystem<S> {
 
     /// The UART receives from `input` from now on (if the machine has one).
     pub fn connect_uart_input(&mut self, input: Box<dyn UartInput>) {
-        if let Some((_, uart)) = &mut self.uart {
+        if let Some(uart) = &mut self.uart {
             uart.connect(input);
         }
     }
@@ -264,8 +134,9 @@ impl<S: EventSink> MemorySystem<S> {
     /// Adds the devices of `config` (their regions validated with the map); the UART
     /// receives from `uart_input`.
     pub fn with_devices(mut self, config: &DevicesConfig, uart_input: Box<dyn UartInput>) -> Self {
-        self.clint = config.clint.as_ref().map(|c| (c.base, Clint::new(c, self.clock_hz)));
-        self.uart = config.uart.as_ref().map(|u| (u.base, Uart::new(uart_input)));
+        self.clint = config.clint.as_ref().map(|c| Clint::new(c, self.clock_hz));
+        self.uart = config.uart.as_ref().map(|_| Uart::new(uart_input));
+        self.layout = layout(&self.map, self.mxp.config(), config);
         self.irq_due = if self.clint.is_some() { 0 } else { u64::MAX };
         self
     }
@@ -323,22 +194,8 @@ impl<S: EventSink> MemorySystem<S> {
 
     /// What is mapped at `addr`, in words (`None`: nothing).
     pub fn region_at(&self, addr: u32) -> Option<String> {
-        if let Some(r) = self.map.regions.iter().find(|r| addr.wrapping_sub(r.base) < r.size) {
-            let kind = match r.kind {
-                RegionKind::Ram => "RAM",
-                RegionKind::Rom => "ROM",
-            };
-            return Some(format!("the {kind} region `{}`", r.name));
-        }
-        Some(match self.target(addr, 1)? {
-            Target::Dram | Target::CachedRom | Target::UncachedRom(_) => "DRAM",
-            Target::Uncached(_) => "the uncached alias of DRAM",
-            Target::Scratchpad(_) => "the MXP scratchpad",
-            Target::MxpPort => "the MXP instruction port",
-            Target::Sysctl(_) => "the system-control registers",
-            Target::Clint(_) => "the CLINT",
-            Target::Uart(_) => "the UART",
-        }.to_string())
+        let entry = self.layout.iter().find(|e| e.offset(addr, 1).is_some())?;
+        Some(entry.part.describe(&self.map))
     }
 
     /// True if `[addr, addr + len)` is memory (DRAM or another region), where an ELF segment
@@ -347,58 +204,43 @@ impl<S: EventSink> MemorySystem<S> {
         self.dram.contains(addr, len)
     }
 
+    /// Where an access of `len` bytes at `addr` lands (`None`: unmapped, or running off the
+    /// end of a part). DRAM is looked at first, inline: nearly every access goes there.
     #[inline(always)]
     fn target(&self, addr: u32, len: u32) -> Option<Target> {
-        let m = &self.map;
-        let inside = |base: u32, size: u32| {
-            let off = addr.wrapping_sub(base);
-            (off < size && size - off >= len).then_some(off)
-        };
-        let x = self.mxp.config();
-        if inside(m.dram_base, m.dram_size).is_some() {
-            Some(Target::Dram)
-        } else if let Some(off) = inside(m.uncached_alias, m.dram_size) {
-            Some(Target::Uncached(m.dram_base + off))
-        } else if let Some(off) = inside(x.scratchpad, x.scratchpad_size) {
-            Some(Target::Scratchpad(off))
-        } else if inside(x.port, PORT_SIZE).is_some() {
-            Some(Target::MxpPort)
-        } else if let Some(off) = inside(m.sysctl, sysctl::SIZE) {
-            Some(Target::Sysctl(off))
-        } else {
-            self.other_target(addr, len)
+        match self.layout[0].offset(addr, len) {
+            Some(_) => Some(Target::Dram),
+            None => self.other_target(addr, len),
         }
     }
 
-    /// The targets besides DRAM and the SoC's own blocks: memory regions and devices.
-    #[cold]
+    #[inline(never)]
     fn other_target(&self, addr: u32, len: u32) -> Option<Target> {
-        let inside = |base: u32, size: u32| {
-            let off = addr.wrapping_sub(base);
-            (off < size && size - off >= len).then_some(off)
-        };
-        if let Some(r) = self.map.regions.iter().find(|r| inside(r.base, r.size).is_some()) {
-            return Some(match (r.kind, r.cached) {
+        let (entry, off) = self.layout[1..].iter().find_map(|e| e.offset(addr, len).map(|off| (e, off)))?;
+        Some(match entry.part {
+            Part::Dram => Target::Dram,
+            Part::UncachedAlias => Target::Uncached(self.map.dram_base + off),
+            Part::Scratchpad => Target::Scratchpad(off),
+            Part::MxpPort => Target::MxpPort,
+            Part::Sysctl => Target::Sysctl(off),
+            Part::Region(i) => match (self.map.regions[i].kind, self.map.regions[i].cached) {
                 (RegionKind::Ram, true) => Target::Dram,
                 (RegionKind::Ram, false) => Target::Uncached(addr),
                 (RegionKind::Rom, true) => Target::CachedRom,
                 (RegionKind::Rom, false) => Target::UncachedRom(addr),
-            });
-        }
-        if let Some(off) = self.clint.as_ref().and_then(|(base, _)| inside(*base, crate::devices::clint::SIZE)) {
-            return Some(Target::Clint(off));
-        }
-        let uart = self.uart.as_ref().and_then(|(base, _)| inside(*base, crate::devices::uart::SIZE));
-        uart.map(Target::Uart)
+            },
+            Part::Clint => Target::Clint(off),
+            Part::Uart => Target::Uart(off),
+        })
     }
 
     /// A load from a device register.
     #[cold]
     fn device_read(&mut self, target: Target, width: Width, now: u64) -> u32 {
         match (target, &mut self.clint, &mut self.uart) {
-            (Target::Clint(off), Some((_, clint)), _) => clint.read(off, width, now),
-            (Target::Uart(off), _, Some((_, uart))) => uart.read(off) as u32,
-            _ => unreachable!("device_target only returns present devices"),
+            (Target::Clint(off), Some(clint), _) => clint.read(off, width, now),
+            (Target::Uart(off), _, Some(uart)) => uart.read(off) as u32,
+            _ => unreachable!("the layout has only the devices present"),
         }
     }
 
@@ -406,16 +248,16 @@ impl<S: EventSink> MemorySystem<S> {
     #[cold]
     fn device_write(&mut self, target: Target, width: Width, value: u32, now: u64) {
         match (target, &mut self.clint, &mut self.uart) {
-            (Target::Clint(off), Some((_, clint)), _) => {
+            (Target::Clint(off), Some(clint), _) => {
                 clint.write(off, width, value, now);
                 self.irq_due = 0;
             }
-            (Target::Uart(off), _, Some((_, uart))) => {
+            (Target::Uart(off), _, Some(uart)) => {
                 if let Some(byte) = uart.write(off, value as u8) {
                     self.console.push(byte);
                 }
             }
-            _ => unreachable!("device_target only returns present devices"),
+            _ => unreachable!("the layout has only the devices present"),
         }
     }
 
@@ -611,33 +453,19 @@ impl<S: EventSink> MemorySystem<S> {
         self.time_cache_traffic(traffic, now)
     }
 
-    fn sysctl_read(&self, offset: u32) -> u32 {
-        match offset {
-            sysctl::CACHE_LINE => self.line,
-            sysctl::CACHE_SIZE => self.cache.as_ref().map_or(0, Cache::size),
-            sysctl::MXP_LANES => self.mxp.config().lanes,
-            sysctl::MXP_SCRATCHPAD_SIZE => self.mxp.config().scratchpad_size,
-            sysctl::MXP_FXP_FRAC_BITS => {
-                let [b, h, w] = self.mxp.config().fxp_frac_bits;
-                b | h << 8 | w << 16
-            }
-            sysctl::MXP_MAX_MASKED_VL => self.mxp.config().mask_waves * self.mxp.config().lanes,
-            sysctl::MXP_CUSTOM_LANES => {
-                let [c0, c1] = self.mxp.config().custom_lanes;
-                c0 | c1 << 16
-            }
-            sysctl::CLOCK_HZ => self.clock_hz,
-            _ => 0,
+    /// What the system-control registers report of this machine.
+    fn sysctl_facts(&self) -> sysctl::Facts<'_> {
+        sysctl::Facts {
+            line: self.line,
+            cache_size: self.cache.as_ref().map_or(0, Cache::size),
+            mxp: self.mxp.config(),
+            clock_hz: self.clock_hz,
         }
     }
 
+    /// A store to the system-control registers: a whole-cache command, if it is one.
     fn sysctl_write(&mut self, at: Access, offset: u32, value: u32) -> u64 {
-        let op = match (offset, value) {
-            (sysctl::CACHE_CTRL, sysctl::CACHE_CLEAN_ALL) => CacheOp::Clean,
-            (sysctl::CACHE_CTRL, sysctl::CACHE_FLUSH_ALL) => CacheOp::Flush,
-            (sysctl::CACHE_CTRL, sysctl::CACHE_INVAL_ALL) => CacheOp::Inval,
-            _ => return 0,
-        };
+        let Some(op) = sysctl::command(offset, value) else { return 0 };
         self.emit(Event::CacheMaintenance { op, scope: Scope::All, origin: self.origin(at.pc, at.now) });
         match self.cache.as_mut() {
             Some(cache) => {
@@ -721,7 +549,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                 self.dram.read_bytes(phys, bytes).expect("target checked");
                 self.axi.transfer(Master::Uncached, Dir::Read, len, at.now) - at.now
             }
-            Target::Sysctl(offset) => return Ok((read_part(self.sysctl_read(offset & !3), offset, width), 0)),
+            Target::Sysctl(offset) => return Ok((read_part(self.sysctl_facts().read(offset & !3), offset, width), 0)),
             Target::MxpPort => return Ok(self.port_read(at, width)),
             device @ (Target::Clint(_) | Target::Uart(_)) => return Ok((self.device_read(device, width, at.now), 0)),
             Target::Scratchpad(off) => {
@@ -843,7 +671,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
     }
 
     fn interrupts(&mut self, now: u64) -> u32 {
-        let Some((_, clint)) = &self.clint else { return 0 };
+        let Some(clint) = &self.clint else { return 0 };
         self.irq_due = clint.next_rise(now);
         clint.lines(now)
     }
@@ -854,7 +682,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
     }
 
     fn mtime(&self, now: u64) -> u64 {
-        self.clint.as_ref().map_or(now, |(_, clint)| clint.mtime(now))
+        self.clint.as_ref().map_or(now, |clint| clint.mtime(now))
     }
 }
 

@@ -19,6 +19,7 @@ use mxpsim_models::cpu::calls::CallTree;
 use mxpsim_models::cpu::decode::{disassemble, unimplemented_extension};
 use mxpsim_models::cpu::{Cause, Interrupt};
 use mxpsim_models::events::EventSink;
+use mxpsim_models::memory_system::{layout, Part};
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal};
 use std::path::{Path, PathBuf};
@@ -722,23 +723,27 @@ fn describe_fault(fault: &Fault, at: &str) -> String {
     format!("the firmware took a trap: {} at {at}{insn}{detail}", fault.trap.cause.describe())
 }
 
-/// ` (the `virt` machine has its UART there: --machine virt)`: what firmware written for
+/// ` (the `virt` machine has the UART there: --machine virt)`: what firmware written for
 /// QEMU's `virt` board expects at an address this machine leaves unmapped.
 fn qemu_virt_device(addr: u32) -> String {
     // A device of a machine preset: the option that gives it.
     for (name, _) in crate::config::PRESETS {
         let Some(Ok(preset)) = MachineConfig::preset(name) else { continue };
-        let device = preset.devices.regions().into_iter().find(|&(_, base, size)| addr.wrapping_sub(base) < size);
-        if let Some((field, _, _)) = device {
-            let device = field.split('.').nth(1).unwrap_or(field).to_uppercase();
-            return format!(" (the `{name}` machine has its {device} there: --machine {name})");
+        let entries = layout(&preset.memory, &preset.mxp, &preset.devices);
+        let part = entries.iter().find(|e| e.offset(addr, 1).is_some()).map(|e| e.part);
+        if let Some(device @ (Part::Clint | Part::Uart)) = part {
+            let device = device.describe(&preset.memory);
+            return format!(" (the `{name}` machine has {device} there: --machine {name})");
         }
     }
     const QEMU_ONLY: [(u32, u32, &str); 2] = [
         (0x0c00_0000, 0x400_0000, " (QEMU virt has its PLIC there; mxpsim has none)"),
         (0x1000_1000, 0x8000, " (QEMU virt has virtio devices there; mxpsim has none)"),
     ];
-    QEMU_ONLY.iter().find(|&&(base, size, _)| addr.wrapping_sub(base) < size).map_or(String::new(), |&(_, _, hint)| hint.into())
+    QEMU_ONLY
+        .iter()
+        .find(|&&(base, size, _)| addr.wrapping_sub(base) < size)
+        .map_or(String::new(), |&(_, _, hint)| hint.into())
 }
 
 /// Builds the machine with its event sink and runs it; prints why the run ended when that

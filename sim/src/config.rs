@@ -140,11 +140,13 @@ impl MachineConfig {
         let mut out = String::with_capacity(text.len());
         for line in text.lines() {
             if line.starts_with('[') {
-                in_memory = matches!(line, "[memory]" | "[[memory.regions]]" | "[mxp]" | "[devices.clint]" | "[devices.uart]");
+                in_memory =
+                    matches!(line, "[memory]" | "[[memory.regions]]" | "[mxp]" | "[devices.clint]" | "[devices.uart]");
             }
             match line.split_once(" = ").map(|(k, v)| (k, v.parse::<u32>())) {
                 Some((key, Ok(value)))
-                    if in_memory && !matches!(key, "lanes" | "fifo_depth" | "dma_queue" | "mask_waves" | "timebase_hz") =>
+                    if in_memory
+                        && !matches!(key, "lanes" | "fifo_depth" | "dma_queue" | "mask_waves" | "timebase_hz") =>
                 {
                     out.push_str(&format!("{key} = {value:#x}"))
                 }
@@ -315,7 +317,11 @@ mod tests {
             assert_eq!(MachineConfig::from_toml(&c.to_toml()), Ok(c.clone()), "{name}");
         }
         let virt = MachineConfig::preset("virt").unwrap().unwrap();
-        assert!(virt.to_toml().contains("[[memory.regions]]\nname = \"flash\"\nbase = 0x20000000\n"), "{}", virt.to_toml());
+        assert!(
+            virt.to_toml().contains("[[memory.regions]]\nname = \"flash\"\nbase = 0x20000000\n"),
+            "{}",
+            virt.to_toml()
+        );
     }
 
     #[test]

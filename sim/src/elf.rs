@@ -76,7 +76,9 @@ impl fmt::Display for ElfError {
             ElfError::NotExecutable(t) => {
                 write!(f, "ELF file of type {} is not an executable; link it first", goblin::elf::header::et_to_str(*t))
             }
-            ElfError::UnsupportedFlags(what) => write!(f, "ELF file needs {what}; mxpsim implements RV32IMAC, ABI ilp32"),
+            ElfError::UnsupportedFlags(what) => {
+                write!(f, "ELF file needs {what}; mxpsim implements RV32IMAC, ABI ilp32")
+            }
             ElfError::NoLoadableSegment => write!(f, "ELF file has no loadable (PT_LOAD) segment"),
         }
     }

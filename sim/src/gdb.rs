@@ -17,11 +17,11 @@
 //! access revealed the first race, after the races are listed on standard error; continuing
 //! from there ends the run. Ctrl-C in the debugger stops the run where it is.
 
+use crate::event_trace::TraceWriter;
 use crate::exit_code::{RunEnd, RACES_FOUND};
 use crate::machine::{Machine, Outcome, Progress};
 use crate::race_check::RaceCheck;
 use crate::symbols::Symbols;
-use crate::event_trace::TraceWriter;
 use gdbstub::common::Signal;
 use gdbstub::conn::ConnectionExt;
 use gdbstub::stub::{run_blocking, DisconnectReason, GdbStub, SingleThreadStopReason};
@@ -138,7 +138,14 @@ struct Session<'m, S: EventSink> {
 
 impl<'m, S: EventSink + RacesSoFar> Session<'m, S> {
     fn new(machine: &'m mut Machine<S>, max_insns: Option<u64>) -> Self {
-        Session { machine, max_insns, mode: Mode::Continue, breakpoints: BTreeSet::new(), watches: Vec::new(), ended: None }
+        Session {
+            machine,
+            max_insns,
+            mode: Mode::Continue,
+            breakpoints: BTreeSet::new(),
+            watches: Vec::new(),
+            ended: None,
+        }
     }
 
     /// Memory as the CPU sees it, byte by byte up to the first unmapped one.
@@ -303,7 +310,8 @@ fn target_xml() -> String {
     for number in 0..4096u16 {
         if let Some(name) = csr::name(number) {
             let regnum = CSR_REGNUM_BASE + number as usize;
-            let _ = writeln!(xml, "<reg name=\"{name}\" bitsize=\"32\" type=\"int\" regnum=\"{regnum}\" group=\"csr\"/>");
+            let _ =
+                writeln!(xml, "<reg name=\"{name}\" bitsize=\"32\" type=\"int\" regnum=\"{regnum}\" group=\"csr\"/>");
         }
     }
     xml.push_str("</feature>\n</target>\n");
@@ -538,10 +546,8 @@ where
     fn wait_for_stop_reason(
         target: &mut Self::Target,
         conn: &mut Self::Connection,
-    ) -> Result<
-        run_blocking::Event<Self::StopReason>,
-        run_blocking::WaitForStopReasonError<String, std::io::Error>,
-    > {
+    ) -> Result<run_blocking::Event<Self::StopReason>, run_blocking::WaitForStopReasonError<String, std::io::Error>>
+    {
         loop {
             if target.mode == Mode::Continue && conn.peek().map(|b| b.is_some()).unwrap_or(true) {
                 let byte = conn.read().map_err(run_blocking::WaitForStopReasonError::Connection)?;
@@ -574,6 +580,9 @@ mod tests {
     #[test]
     fn dirty_offsets_print_as_ranges_and_addresses_parse_both_ways() {
         assert_eq!(ranges(&[0, 1, 2, 3, 8, 10, 11]), "0-3, 8, 10-11");
-        assert_eq!((parse_address("0x80000010"), parse_address("16"), parse_address("x")), (Some(0x8000_0010), Some(16), None));
+        assert_eq!(
+            (parse_address("0x80000010"), parse_address("16"), parse_address("x")),
+            (Some(0x8000_0010), Some(16), None)
+        );
     }
 }

@@ -121,8 +121,14 @@ mod tests {
     /// A memory system with a cache (the host must see through it) watching `tohost`.
     fn system(htif: &Htif) -> MemorySystem<()> {
         let map = MemoryMap { dram_size: 0x1_0000, ..MemoryMap::default() };
-        let mut m =
-            MemorySystem::new(map, &CacheConfig::default(), AxiConfig::default(), &MxpConfig::default(), 100_000_000, ());
+        let mut m = MemorySystem::new(
+            map,
+            &CacheConfig::default(),
+            AxiConfig::default(),
+            &MxpConfig::default(),
+            100_000_000,
+            (),
+        );
         let (start, len) = htif.tohost();
         m.watch_stores(start, len);
         m

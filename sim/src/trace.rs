@@ -52,7 +52,8 @@ impl<W: Write> Observer for Tracer<W> {
     }
 
     fn interrupted(&mut self, pc: u32, interrupt: Interrupt) {
-        let result = writeln!(self.out, "{pc:08x}  interrupt: {} (mcause {:#x})", interrupt.describe(), interrupt.mcause());
+        let result =
+            writeln!(self.out, "{pc:08x}  interrupt: {} (mcause {:#x})", interrupt.describe(), interrupt.mcause());
         self.record(result);
     }
 

@@ -25,7 +25,7 @@ use raki::{AOpcode, BaseIOpcode, COpcode, Decode, Isa, MOpcode, OpcodeKind, Priv
 pub struct Insn {
     pub op: Op,
     /// `rd` in bits 4..0; bit 7 set for a compressed (2-byte) instruction ([`Insn::rd`],
-    /// [`Insn::len`]). Packed so that an `Insn` stays 8 bytes: the interpreter's loop keeps
+    /// [`Insn::size`]). Packed so that an `Insn` stays 8 bytes: the interpreter's loop keeps
     /// it in registers (a 12-byte one went through the stack and cost a third of its speed).
     /// Register writes mask the index anyway.
     pub(super) rd: u8,
@@ -52,7 +52,7 @@ impl Insn {
 
     /// The instruction's length in bytes: 4, or 2 for a compressed one.
     #[inline(always)]
-    pub fn len(self) -> u32 {
+    pub fn size(self) -> u32 {
         if self.rd & Self::COMPRESSED != 0 {
             2
         } else {
@@ -526,7 +526,7 @@ mod tests {
             assert_eq!(length(c), 2, "{text}");
             let e = d(expanded);
             assert_eq!(d(c), Insn { rd: e.rd | Insn::COMPRESSED, ..e }, "{text}");
-            assert_eq!((d(c).len(), d(c).rd()), (2, e.rd()), "{text}");
+            assert_eq!((d(c).size(), d(c).rd()), (2, e.rd()), "{text}");
             assert_eq!(disassemble(c), disassemble(expanded), "{text}");
         }
     }

@@ -44,7 +44,12 @@ impl Default for DecodeCache {
     fn default() -> Self {
         let empty = |i| Entry { pc: empty(i), insn: decode(0) };
         DecodeCache {
-            entries: (0..ENTRIES).map(empty).collect::<Vec<_>>().into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!()),
+            entries: (0..ENTRIES)
+                .map(empty)
+                .collect::<Vec<_>>()
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!()),
             code_pages: vec![0; (1 << (32 - PAGE_SHIFT)) / 64].into_boxed_slice(),
         }
     }
@@ -67,7 +72,7 @@ impl DecodeCache {
     pub fn insert(&mut self, pc: u32, raw: u32) -> Insn {
         let insn = decode(raw);
         self.entries[index(pc)] = Entry { pc, insn };
-        for addr in [pc, pc.wrapping_add(insn.len() - 1)] {
+        for addr in [pc, pc.wrapping_add(insn.size() - 1)] {
             let page = (addr >> PAGE_SHIFT) as usize;
             self.code_pages[page / 64] |= 1 << (page % 64);
         }
@@ -98,7 +103,7 @@ impl DecodeCache {
         loop {
             let i = index(parcel);
             let e = &mut self.entries[i];
-            if e.pc == parcel && (parcel != before || e.insn.len() == 4) {
+            if e.pc == parcel && (parcel != before || e.insn.size() == 4) {
                 e.pc = empty(i);
             }
             if parcel == last & !1 {
@@ -159,7 +164,7 @@ mod tests {
         c.insert(0x8000_0000, C_LI_A0_1);
         c.insert(0x8000_0002, ADDI_A0_1);
         c.insert(0x8000_0006, C_LI_A0_1);
-        assert_eq!(c.get(0x8000_0000).map(|i| (i.op, i.imm, i.len())), Some((Op::Addi, 1, 2)));
+        assert_eq!(c.get(0x8000_0000).map(|i| (i.op, i.imm, i.size())), Some((Op::Addi, 1, 2)));
         // A byte store into the addi's second parcel forgets the addi only.
         c.invalidate_range(0x8000_0004, 1);
         assert!(c.get(0x8000_0000).is_some() && c.get(0x8000_0006).is_some());

@@ -21,8 +21,8 @@ use crate::bus::{Access, Bus, CacheOp, MemFault, Width};
 use calls::CallTree;
 use csr::{Csrs, Priv};
 use decode::{decode, Insn};
-use isa::Op;
 use decode_cache::DecodeCache;
+use isa::Op;
 use std::collections::BTreeMap;
 use timing::{CostTable, CpuTiming};
 pub use trap::{Cause, Interrupt, Trap};
@@ -252,7 +252,7 @@ impl Hart {
                     // Semihosting calls and a wfi that can never wake complete their
                     // instruction first.
                     self.x[0] = 0;
-                    self.pc = pc.wrapping_add(insn.len());
+                    self.pc = pc.wrapping_add(insn.size());
                     self.csr.instret = self.csr.instret.wrapping_add(1);
                     self.now += self.costs.of(insn.op);
                     if O::ENABLED {
@@ -382,7 +382,7 @@ impl Hart {
         let rs1 = self.reg(i.rs1);
         let rs2 = self.reg(i.rs2);
         let imm = i.imm as u32;
-        let next = pc.wrapping_add(i.len());
+        let next = pc.wrapping_add(i.size());
         let value = match i.op {
             Op::Lui => imm,
             Op::Auipc => pc.wrapping_add(imm),
@@ -483,7 +483,7 @@ impl Hart {
                 return Err(Event::Trap(Trap::new(cause, 0)));
             }
             Op::Ebreak => {
-                if i.len() == 4 && self.is_semihosting_call(bus, pc) {
+                if i.size() == 4 && self.is_semihosting_call(bus, pc) {
                     return Err(Event::Stop(Exit::Semihost));
                 }
                 return Err(Event::Trap(Trap::new(Cause::Breakpoint, pc)));
@@ -586,11 +586,19 @@ impl Hart {
 
     /// The load of `lr.w`: an aligned word, or the trap `misaligned` / `fault`.
     #[inline(never)]
-    fn atomic_load<B: Bus>(&mut self, bus: &mut B, pc: u32, addr: u32, misaligned: Cause, fault: Cause) -> Result<u32, Event> {
+    fn atomic_load<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        pc: u32,
+        addr: u32,
+        misaligned: Cause,
+        fault: Cause,
+    ) -> Result<u32, Event> {
         if addr & 3 != 0 {
             return Err(Event::Trap(Trap::new(misaligned, addr)));
         }
-        let (value, stall) = bus.load(Access { pc, now: self.now }, addr, Width::Word).map_err(|f| Event::access_fault(fault, f))?;
+        let (value, stall) =
+            bus.load(Access { pc, now: self.now }, addr, Width::Word).map_err(|f| Event::access_fault(fault, f))?;
         self.now += stall;
         self.check_halt(bus);
         Ok(value)
@@ -661,8 +669,7 @@ impl Hart {
 
     fn is_semihosting_call<B: Bus>(&self, bus: &mut B, pc: u32) -> bool {
         // The sequence is three uncompressed instructions (a `c.ebreak` is never a call).
-        fetch(bus, pc.wrapping_sub(4)) == Ok(SEMIHOST_PRE)
-            && fetch(bus, pc.wrapping_add(4)) == Ok(SEMIHOST_POST)
+        fetch(bus, pc.wrapping_sub(4)) == Ok(SEMIHOST_PRE) && fetch(bus, pc.wrapping_add(4)) == Ok(SEMIHOST_POST)
     }
 }
 

@@ -262,15 +262,15 @@ fn amos_return_the_old_word_and_store_the_operation() {
     const MIN: u32 = 0x8000_0000;
     // (instruction, memory before, a2, memory after)
     let cases: &[(u32, u32, u32, u32)] = &[
-        (0x08c5_a52f, 5, 9, 9),                  // amoswap.w
-        (0x00c5_a52f, u32::MAX, 2, 1),           // amoadd.w wraps
-        (0x20c5_a52f, 0b1100, 0b1010, 0b0110),   // amoxor.w
-        (0x60c5_a52f, 0b1100, 0b1010, 0b1000),   // amoand.w
-        (0x40c5_a52f, 0b1100, 0b1010, 0b1110),   // amoor.w
-        (0x80c5_a52f, MIN, 1, MIN),              // amomin.w: signed
-        (0xa0c5_a52f, MIN, 1, 1),                // amomax.w: signed
-        (0xc0c5_a52f, MIN, 1, 1),                // amominu.w: unsigned
-        (0xe0c5_a52f, MIN, 1, MIN),              // amomaxu.w: unsigned
+        (0x08c5_a52f, 5, 9, 9),                // amoswap.w
+        (0x00c5_a52f, u32::MAX, 2, 1),         // amoadd.w wraps
+        (0x20c5_a52f, 0b1100, 0b1010, 0b0110), // amoxor.w
+        (0x60c5_a52f, 0b1100, 0b1010, 0b1000), // amoand.w
+        (0x40c5_a52f, 0b1100, 0b1010, 0b1110), // amoor.w
+        (0x80c5_a52f, MIN, 1, MIN),            // amomin.w: signed
+        (0xa0c5_a52f, MIN, 1, 1),              // amomax.w: signed
+        (0xc0c5_a52f, MIN, 1, 1),              // amominu.w: unsigned
+        (0xe0c5_a52f, MIN, 1, MIN),            // amomaxu.w: unsigned
     ];
     for &(insn, before, src, after) in cases {
         let (mut hart, mut bus) = machine(&[insn]);

@@ -6,6 +6,7 @@
 //! ([`read_part`], [`write_part`]), as the registers of the system-control block do.
 
 pub mod clint;
+pub mod sysctl;
 pub mod uart;
 
 use crate::bus::Width;
@@ -36,13 +37,6 @@ impl DevicesConfig {
             }
         }
         Ok(())
-    }
-
-    /// The devices' regions as `(field, base, size)`, for the memory map's overlap check.
-    pub fn regions(&self) -> Vec<(&'static str, u32, u32)> {
-        let clint = self.clint.as_ref().map(|c| ("devices.clint.base", c.base, clint::SIZE));
-        let uart = self.uart.as_ref().map(|u| ("devices.uart.base", u.base, uart::SIZE));
-        clint.into_iter().chain(uart).collect()
     }
 }
 

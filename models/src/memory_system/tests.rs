@@ -199,8 +199,18 @@ fn regions_load_as_configured_and_rom_refuses_stores() {
             // Cached ROM: a cached read (its line's alloc); the refused store is no event.
             Event::Cached { access: Rw::Read, range: Range::new(0x2000_0010, 4), origin: origin(1) },
             // Uncached RAM: the CPU's uncached accesses.
-            Event::CpuAccess { space: Space::Dram, access: Rw::Write, range: Range::new(0x0800_0000, 2), origin: origin(3) },
-            Event::CpuAccess { space: Space::Dram, access: Rw::Read, range: Range::new(0x0800_0000, 2), origin: origin(4) },
+            Event::CpuAccess {
+                space: Space::Dram,
+                access: Rw::Write,
+                range: Range::new(0x0800_0000, 2),
+                origin: origin(3)
+            },
+            Event::CpuAccess {
+                space: Space::Dram,
+                access: Rw::Read,
+                range: Range::new(0x0800_0000, 2),
+                origin: origin(4)
+            },
         ]
     );
     assert_eq!(m.region_at(0x2000_0fff).as_deref(), Some("the ROM region `flash`"));
