@@ -1,6 +1,8 @@
-//! The SoC's memory system as the hart sees it: the memory map, the data cache in front of
-//! DRAM, the uncached alias, the system-control registers, the AXI timing of every
-//! transaction, and the events every CPU access produces.
+//! The SoC's memory system as the hart sees it: a bus dispatcher with its timing glue. It
+//! decodes each access by the memory map ([`map`]: one table), sends it to the data cache in
+//! front of DRAM, the uncached path, the accelerator's port ([`mxp_port`]) or a device
+//! ([`crate::devices`]), times it over AXI with a write buffer, and reports the events every
+//! CPU access produces.
 //!
 //! | region | default | what |
 //! |---|---|---|
@@ -32,6 +34,7 @@ pub use map::{layout, MapEntry, MemoryMap, Part, Region, RegionKind};
 use mxpsim_detector::event::{self, Event, Origin, Range, Scope, Space};
 
 mod map;
+mod mxp_port;
 
 pub use crate::devices::sysctl;
 
@@ -287,86 +290,6 @@ impl<S: EventSink> MemorySystem<S> {
         for (start, part) in line_parts(addr, len, self.line) {
             self.sink.emit(Event::Cached { access, range: Range::new(start, part), origin });
         }
-    }
-
-    /// Lets the accelerator apply everything it has completed by `now`, before a CPU access
-    /// at `now` (so the access sees memory as the engine's timing leaves it).
-    #[inline(always)]
-    fn catch_up(&mut self, now: u64) {
-        if now >= self.mxp_due {
-            self.catch_up_engine(now);
-        }
-    }
-
-    #[cold]
-    fn catch_up_engine(&mut self, now: u64) {
-        let (mxp, dram, sink) = (&mut self.mxp, &mut self.dram, &mut self.sink);
-        let result = mxp.catch_up(now, dram, &mut |event| {
-            if S::ENABLED {
-                sink.emit(event);
-            }
-        });
-        if let Err(e) = result {
-            self.mxp_error.get_or_insert(e);
-        }
-        self.mxp_due = self.mxp.next_due();
-    }
-
-    fn fail(&mut self, error: MxpError) {
-        self.mxp_error.get_or_insert(error);
-    }
-
-    /// A 32-bit store to the instruction port; returns the CPU's stall.
-    fn port_write(&mut self, at: Access, width: Width, value: u32) -> u64 {
-        if width != Width::Word {
-            self.fail(MxpError { pc: at.pc, what: "the MXP instruction port takes 32-bit stores only".into() });
-            return 0;
-        }
-        let cmd = match self.mxp.write_word(value, at.pc) {
-            Ok(Some(cmd)) => cmd,
-            Ok(None) => return 0,
-            Err(e) => {
-                self.fail(e);
-                return 0;
-            }
-        };
-        if let Some(request) = Mxp::request_of(&cmd) {
-            self.emit(Event::Request { request, origin: self.origin(at.pc, at.now) });
-        }
-        // The request node, if any, is the sink's latest CPU node.
-        let (request, dram, axi) = (self.sink.position(), &self.dram, &mut self.axi);
-        let stall = match self.mxp.submit(cmd, request, at.pc, at.now, dram, axi) {
-            Ok(stall) => stall,
-            Err(e) => {
-                self.fail(e);
-                0
-            }
-        };
-        self.mxp_due = self.mxp.next_due();
-        stall
-    }
-
-    /// A load from the instruction port: the pending reply, after waiting for it.
-    fn port_read(&mut self, at: Access, width: Width) -> (u32, u64) {
-        if width != Width::Word {
-            self.fail(MxpError { pc: at.pc, what: "the MXP instruction port takes 32-bit loads only".into() });
-            return (0, 0);
-        }
-        let ready = match self.mxp.reply_ready(at.pc) {
-            Ok(ready) => ready.max(at.now),
-            Err(e) => {
-                self.fail(e);
-                return (0, 0);
-            }
-        };
-        self.catch_up_engine(ready);
-        let stall = ready - at.now;
-        self.mxp.count_stall(stall);
-        let (cmd, value) = self.mxp.take_reply().expect("a reply is pending");
-        if cmd == crate::mxp::command::Command::Sync {
-            self.emit(Event::Sync { origin: self.origin(at.pc, ready) });
-        }
-        (value, stall)
     }
 
     /// Stall of the cache's memory traffic for an access made at `now`: a hit costs the hit

@@ -1,0 +1,93 @@
+//! The glue between the bus and the accelerator: its instruction port (a store appends a
+//! command word, a load takes a reply, after waiting for it), the requests and syncs the
+//! port reports as events, and letting the engine catch up with the CPU's clock before each
+//! CPU access (so the access sees memory as the engine's timing leaves it).
+
+use super::MemorySystem;
+use crate::bus::{Access, Width};
+use crate::events::EventSink;
+use crate::mxp::command::Command;
+use crate::mxp::engine::{Mxp, MxpError};
+use mxpsim_detector::event::Event;
+
+impl<S: EventSink> MemorySystem<S> {
+    /// Lets the accelerator apply everything it has completed by `now`, before a CPU access
+    /// at `now` (so the access sees memory as the engine's timing leaves it).
+    #[inline(always)]
+    pub(super) fn catch_up(&mut self, now: u64) {
+        if now >= self.mxp_due {
+            self.catch_up_engine(now);
+        }
+    }
+
+    #[cold]
+    fn catch_up_engine(&mut self, now: u64) {
+        let (mxp, dram, sink) = (&mut self.mxp, &mut self.dram, &mut self.sink);
+        let result = mxp.catch_up(now, dram, &mut |event| {
+            if S::ENABLED {
+                sink.emit(event);
+            }
+        });
+        if let Err(e) = result {
+            self.mxp_error.get_or_insert(e);
+        }
+        self.mxp_due = self.mxp.next_due();
+    }
+
+    fn fail(&mut self, error: MxpError) {
+        self.mxp_error.get_or_insert(error);
+    }
+
+    /// A 32-bit store to the instruction port; returns the CPU's stall.
+    pub(super) fn port_write(&mut self, at: Access, width: Width, value: u32) -> u64 {
+        if width != Width::Word {
+            self.fail(MxpError { pc: at.pc, what: "the MXP instruction port takes 32-bit stores only".into() });
+            return 0;
+        }
+        let cmd = match self.mxp.write_word(value, at.pc) {
+            Ok(Some(cmd)) => cmd,
+            Ok(None) => return 0,
+            Err(e) => {
+                self.fail(e);
+                return 0;
+            }
+        };
+        if let Some(request) = Mxp::request_of(&cmd) {
+            self.emit(Event::Request { request, origin: self.origin(at.pc, at.now) });
+        }
+        // The request node, if any, is the sink's latest CPU node.
+        let (request, dram, axi) = (self.sink.position(), &self.dram, &mut self.axi);
+        let stall = match self.mxp.submit(cmd, request, at.pc, at.now, dram, axi) {
+            Ok(stall) => stall,
+            Err(e) => {
+                self.fail(e);
+                0
+            }
+        };
+        self.mxp_due = self.mxp.next_due();
+        stall
+    }
+
+    /// A load from the instruction port: the pending reply, after waiting for it.
+    pub(super) fn port_read(&mut self, at: Access, width: Width) -> (u32, u64) {
+        if width != Width::Word {
+            self.fail(MxpError { pc: at.pc, what: "the MXP instruction port takes 32-bit loads only".into() });
+            return (0, 0);
+        }
+        let ready = match self.mxp.reply_ready(at.pc) {
+            Ok(ready) => ready.max(at.now),
+            Err(e) => {
+                self.fail(e);
+                return (0, 0);
+            }
+        };
+        self.catch_up_engine(ready);
+        let stall = ready - at.now;
+        self.mxp.count_stall(stall);
+        let (cmd, value) = self.mxp.take_reply().expect("a reply is pending");
+        if cmd == Command::Sync {
+            self.emit(Event::Sync { origin: self.origin(at.pc, ready) });
+        }
+        (value, stall)
+    }
+}
