@@ -1,14 +1,14 @@
 /*
  * virt.h - QEMU `virt`'s devices as mxpsim's `virt` machine has them (machines/virt.toml):
- * the CLINT (machine timer and software interrupts) and the ns16550a UART; the CSR
- * instructions and interrupt bits that go with them. The programs are rv32imac, so CSR
- * instructions are enabled per statement (.option arch, +zicsr) and the ISA string keeps
- * picolibc's multilib (see scripts/build-firmware.sh).
+ * the CLINT (machine timer and software interrupts) and the ns16550a UART, and the interrupt
+ * bits that go with them (CSR access: csr.h).
  */
 #ifndef VIRT_H
 #define VIRT_H
 
 #include <stdint.h>
+
+#include "csr.h"
 
 #define VIRT_CLINT 0x02000000u
 #define VIRT_UART  0x10000000u
@@ -24,20 +24,8 @@
 #define UART_LSR_DR 0x01
 #define UART_LSR_THRE 0x20
 
-#define MSTATUS_MIE (1u << 3)
 #define MIP_MSIP (1u << 3)
 #define MIP_MTIP (1u << 7)
-
-#define CSR_ASM(insn) ".option push\n.option arch, +zicsr\n" insn "\n.option pop"
-#define CSRR(csr)                                                         \
-    ({                                                                    \
-        uint32_t v_;                                                      \
-        __asm__ volatile(CSR_ASM("csrr %0, " #csr) : "=r"(v_) : : "memory"); \
-        v_;                                                               \
-    })
-#define CSRW(csr, v) __asm__ volatile(CSR_ASM("csrw " #csr ", %0") : : "r"(v) : "memory")
-#define CSRS(csr, v) __asm__ volatile(CSR_ASM("csrs " #csr ", %0") : : "r"(v) : "memory")
-#define CSRC(csr, v) __asm__ volatile(CSR_ASM("csrc " #csr ", %0") : : "r"(v) : "memory")
 
 static inline void wfi(void)
 {
