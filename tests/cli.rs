@@ -146,6 +146,20 @@ fn trap_without_a_handler_names_the_faulting_instruction() {
     );
 }
 
+/// A handler that faults on its own stack before returning, every time (trap_storm.S): it
+/// retires an instruction between the faults, so only counting traps without `mret` stops it:
+/// after the illegal instruction, 100 faults (the last pushes at 0x9000_0000 - 100 × 16 + 12).
+#[test]
+fn a_handler_that_faults_before_returning_ends_the_run() {
+    assert_fails(
+        &["run", &firmware("trap_storm")],
+        121,
+        "unhandled trap: illegal instruction (mcause 2, instruction 0x00000000) at 0x80000010 <_start+0x10>; \
+         the trap handler at mtvec 0x80000018 cannot get through: store access fault (mcause 7, address 0x8ffff9cc) \
+         at 0x8000001c <handler+0x4>",
+    );
+}
+
 #[test]
 fn failing_riscv_test_reports_its_number() {
     let o = mxpsim(&["run", &firmware("tohost_fail")]);

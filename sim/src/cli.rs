@@ -843,7 +843,7 @@ fn explain<S: EventSink>(machine: &Machine<S>, outcome: &Outcome) {
                 _ => String::new(),
             };
             error(format_args!(
-                "unhandled trap: {first}{what} at {}; the trap handler at mtvec {mtvec:#010x} cannot run: {second} at {}",
+                "unhandled trap: {first}{what} at {}; the trap handler at mtvec {mtvec:#010x} cannot get through: {second} at {}",
                 at(first_pc),
                 at(second_pc)
             ))

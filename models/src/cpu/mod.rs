@@ -27,6 +27,10 @@ use std::collections::BTreeMap;
 use timing::{CostTable, CpuTiming};
 pub use trap::{Cause, Interrupt, Trap};
 
+/// Traps in a row without an `mret`, the last a fault, that make a trap loop: no handler
+/// nests this deep on purpose; a handler that faults before it returns does, forever.
+const MAX_UNRETURNED_FAULTS: u32 = 100;
+
 /// The semihosting call sequence around an `ebreak`: `slli x0, x0, 0x1f; ebreak; srai x0, x0, 7`.
 const SEMIHOST_PRE: u32 = 0x01f0_1013;
 const SEMIHOST_POST: u32 = 0x4070_5013;
@@ -64,8 +68,9 @@ pub enum Exit {
     /// instruction there: nothing of it has executed, and the registers are as on arrival.
     /// The next [`Hart::run`] executes it.
     Probe,
-    /// A trap was taken while the previous trap's handler had not yet retired an
-    /// instruction: the handler cannot run (no handler installed, or it faults itself).
+    /// The handler of trap `first` cannot get through: a trap came before it retired an
+    /// instruction (no handler installed, or it faults at once), or it faulted again and
+    /// again without returning (`second` is the last of those faults).
     TrapLoop { first: Trap, first_pc: u32, second: Trap, second_pc: u32 },
     /// The `wfi` at `pc` waits for an interrupt that can never come: none is enabled in
     /// `mie` whose source could raise it (the timer's compare value out of reach, or only
@@ -90,6 +95,10 @@ pub struct Hart {
     /// The last trap taken and the step it was taken at: a trap at the very next step means
     /// the handler did not retire a single instruction.
     last_trap: Option<(Trap, u32, u64)>,
+    /// Traps taken since the last `mret`, and the first of them (with its PC): a handler
+    /// that faults again and again without ever returning (on its own stack, say) is a trap
+    /// loop too, however many instructions it retires each time.
+    unreturned: (u32, Option<(Trap, u32)>),
     /// Addresses where the hart stops before executing (each with the number of times it was
     /// added). They are never kept in the decoded-instruction cache, so they cost nothing on
     /// the fast path: only a miss looks here.
@@ -136,6 +145,7 @@ impl Hart {
             costs: CostTable::new(timing),
             taken_branch: timing.taken_branch as u64,
             last_trap: None,
+            unreturned: (0, None),
             probes: BTreeMap::new(),
             probe_reported: None,
             calls: CallTree::default(),
@@ -368,6 +378,12 @@ impl Hart {
                 return Some(Exit::TrapLoop { first, first_pc, second: trap, second_pc: pc });
             }
         }
+        let (count, first) = &mut self.unreturned;
+        let (first, first_pc) = *first.get_or_insert((trap, pc));
+        *count += 1;
+        if *count > MAX_UNRETURNED_FAULTS && trap.cause.is_fault() {
+            return Some(Exit::TrapLoop { first, first_pc, second: trap, second_pc: pc });
+        }
         self.last_trap = Some((trap, pc, self.steps));
         self.reservation = None;
         self.csr.enter_trap(trap.cause as u32, pc, trap.tval);
@@ -493,6 +509,7 @@ impl Hart {
                     return Err(illegal(bus, pc));
                 }
                 self.irq_check_at = 0;
+                self.unreturned = (0, None);
                 return Ok(self.csr.leave_trap());
             }
             Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {
