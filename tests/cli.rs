@@ -287,3 +287,12 @@ fn the_uart_receives_standard_input() {
     let o = child.wait_with_output().unwrap();
     assert_eq!(String::from_utf8_lossy(&o.stdout), "Hello from the UART!\nreceived 5 bytes: typed\n");
 }
+
+/// Configuration values out of range are refused with the field named, before any arithmetic
+/// on them (line × ways once overflowed into a division by zero; a 2^32-entry write buffer
+/// was allocated).
+#[test]
+fn out_of_range_cache_settings_are_refused() {
+    assert_fails(&["config", "--cache", "line=256,ways=16777216"], 110, "cache.ways: 16777216 is not from 1 to 4096");
+    assert_fails(&["run", "--cache", "wbuf=4294967295", &firmware("hello")], 110, "cache.write_buffer: 4294967295");
+}

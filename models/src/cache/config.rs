@@ -73,8 +73,17 @@ impl Default for CacheConfig {
 }
 
 /// An invalid value, naming the field.
+/// The ranges of the configuration (checked by [`CacheConfig::validate`]): data caches
+/// beyond them do not exist, and a bound keeps a mistyped value from costing hours or all
+/// memory (a 512 MiB fully associative cache, a 2^32-entry write buffer).
+pub const MAX_SIZE: u32 = 64 << 20;
+pub const MAX_WAYS: u32 = 4096;
+pub const MAX_LATENCY: u32 = 1000;
+pub const MAX_WRITE_BUFFER: u32 = 1024;
+
 impl CacheConfig {
     /// Number of sets.
+    /// The number of sets (of a validated configuration).
     pub fn sets(&self) -> u32 {
         self.size / (self.line * self.ways)
     }
@@ -84,11 +93,16 @@ impl CacheConfig {
         if !self.line.is_power_of_two() || !(16..=256).contains(&self.line) {
             return err("line", format!("{} is not a power of two from 16 to 256", self.line));
         }
-        if self.ways == 0 {
-            return err("ways", "must be at least 1".into());
+        if self.size == 0 || self.size > MAX_SIZE {
+            return err("size", format!("{} is not from 1 to {MAX_SIZE} bytes (64 MiB)", self.size));
         }
-        if self.size == 0 || self.size % (self.line * self.ways) != 0 {
-            return err("size", format!("{} is not a multiple of line × ways = {}", self.size, self.line * self.ways));
+        if !(1..=MAX_WAYS).contains(&self.ways) {
+            return err("ways", format!("{} is not from 1 to {MAX_WAYS}", self.ways));
+        }
+        // Both bounded above: line × ways fits easily in 32 bits.
+        let way_bytes = self.line * self.ways;
+        if self.size % way_bytes != 0 {
+            return err("size", format!("{} is not a multiple of line × ways = {way_bytes}", self.size));
         }
         if !self.sets().is_power_of_two() {
             return err(
@@ -99,11 +113,11 @@ impl CacheConfig {
         if self.policy == Policy::Plru && !self.ways.is_power_of_two() {
             return err("policy", format!("plru needs a power-of-two number of ways, not {}", self.ways));
         }
-        if self.hit_latency == 0 {
-            return err("hit_latency", "must be at least 1 cycle".into());
+        if !(1..=MAX_LATENCY).contains(&self.hit_latency) {
+            return err("hit_latency", format!("{} is not from 1 to {MAX_LATENCY} cycles", self.hit_latency));
         }
-        if self.write_buffer == 0 {
-            return err("write_buffer", "must have at least 1 entry".into());
+        if !(1..=MAX_WRITE_BUFFER).contains(&self.write_buffer) {
+            return err("write_buffer", format!("{} is not from 1 to {MAX_WRITE_BUFFER} entries", self.write_buffer));
         }
         Ok(())
     }
@@ -117,6 +131,17 @@ mod tests {
         let mut c = CacheConfig::default();
         f(&mut c);
         c.validate()
+    }
+
+    #[test]
+    fn values_out_of_range_are_refused_before_any_arithmetic() {
+        // line × ways once overflowed 32 bits (a division by zero); the write buffer allocated
+        // 2^32 entries.
+        assert_eq!(with(|c| (c.line, c.ways) = (256, 16_777_216)).unwrap_err().field, "ways");
+        assert_eq!(with(|c| c.write_buffer = u32::MAX).unwrap_err().field, "write_buffer");
+        assert_eq!(with(|c| c.size = 512 << 20).unwrap_err().field, "size");
+        assert_eq!(with(|c| c.hit_latency = 5000).unwrap_err().field, "hit_latency");
+        assert!(with(|c| (c.size, c.line, c.ways) = (MAX_SIZE, 256, MAX_WAYS)).is_ok());
     }
 
     #[test]
