@@ -197,7 +197,13 @@ impl MachineConfig {
             let bad = |what: &str| error(format!("cache.{key}"), format!("'{value}' is not {what}"));
             let number = || parse_size(value).map_err(|e| error(format!("cache.{key}"), e));
             match key {
-                "enabled" => c.enabled = value == "true",
+                "enabled" => {
+                    c.enabled = match value {
+                        "true" => true,
+                        "false" => false,
+                        _ => return Err(bad("true or false")),
+                    }
+                }
                 "size" => c.size = number()?,
                 "line" => c.line = number()?,
                 "ways" if value == "full" => full_ways = true,
@@ -231,7 +237,7 @@ impl MachineConfig {
                 _ => {
                     return Err(error(
                         "--cache",
-                        format!("unknown key '{key}' (size, line, ways, policy, write, wb, hit, wbuf, seed, off)"),
+                        format!("unknown key '{key}' (size, line, ways, policy, write, wb, hit, wbuf, seed, enabled, on, off)"),
                     ))
                 }
             }
@@ -322,6 +328,16 @@ mod tests {
             "{}",
             virt.to_toml()
         );
+    }
+
+    #[test]
+    fn cache_overrides_are_strict() {
+        let mut c = MachineConfig::default();
+        let e = c.apply_cache_overrides("enabled=yes").unwrap_err();
+        assert_eq!((e.field.as_str(), e.reason.as_str()), ("cache.enabled", "'yes' is not true or false"));
+        assert!(c.cache.enabled, "the refused value changed nothing");
+        c.apply_cache_overrides("enabled=false").unwrap();
+        assert!(!c.cache.enabled);
     }
 
     #[test]
