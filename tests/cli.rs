@@ -296,3 +296,12 @@ fn out_of_range_cache_settings_are_refused() {
     assert_fails(&["config", "--cache", "line=256,ways=16777216"], 110, "cache.ways: 16777216 is not from 1 to 4096");
     assert_fails(&["run", "--cache", "wbuf=4294967295", &firmware("hello")], 110, "cache.write_buffer: 4294967295");
 }
+
+/// A full disk on standard output is an output failure with one line, not an abort.
+#[test]
+fn a_full_standard_output_is_an_output_failure() {
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_mxpsim")).arg("config").stdout(full).output().unwrap();
+    assert_eq!(o.status.code(), Some(122), "{}", stderr(&o));
+    assert!(stderr(&o).contains("mxpsim: error: cannot write the configuration to standard output"), "{}", stderr(&o));
+}

@@ -354,10 +354,10 @@ pub fn main() -> ExitCode {
         Command::Sweep(args) => sweep(&args).unwrap_or_else(|Fatal(failure, message)| fail(failure, message)),
         Command::Detect(args) => detect(&args).unwrap_or_else(|Fatal(failure, message)| fail(failure, message)),
         Command::Config(args) => match args.machine.machine() {
-            Ok(config) => {
-                print!("{}", config.to_toml());
-                0
-            }
+            Ok(config) => match write_stdout(&config.to_toml(), "the configuration") {
+                Ok(()) => 0,
+                Err(Fatal(failure, message)) => fail(failure, message),
+            },
             Err(e) => fail(Failure::InvalidConfig, e),
         },
     };
@@ -407,8 +407,24 @@ fn init_logging(verbose: u8) {
 }
 
 fn fail(failure: Failure, message: impl std::fmt::Display) -> u8 {
-    eprintln!("mxpsim: error: {message}");
+    use std::io::Write;
+    // A closed pipe ends quietly; standard error may be closed or full too: the status
+    // still says what happened.
+    if failure != Failure::ClosedPipe {
+        let _ = writeln!(io::stderr(), "mxpsim: error: {message}");
+    }
     failure.code()
+}
+
+/// Writes `what` to standard output: a full disk is an output failure (122); a reader that
+/// went away (a closed pipe: `| head`) ends mxpsim quietly, as it does any Unix filter.
+fn write_stdout(text: &str, what: &str) -> Result<(), Fatal> {
+    use std::io::Write;
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(Fatal(Failure::ClosedPipe, String::new())),
+        result => result.map_err(io_error(what, Path::new("standard output"))),
+    }
 }
 
 /// One of mxpsim's own failures: its exit status and its message.
@@ -559,15 +575,10 @@ impl ReportOut {
         use std::io::Write;
         match self {
             ReportOut::Stderr => {
-                eprint!("{text}");
-                Ok(())
+                let mut err = io::stderr().lock();
+                err.write_all(text.as_bytes()).map_err(io_error("the race report", Path::new("standard error")))
             }
-            ReportOut::Stdout => {
-                let mut out = io::stdout().lock();
-                out.write_all(text.as_bytes())
-                    .and_then(|()| out.flush())
-                    .map_err(io_error("the race report", Path::new("standard output")))
-            }
+            ReportOut::Stdout => write_stdout(text, "the race report"),
             ReportOut::File(file) => file.write(text),
         }
     }
@@ -646,7 +657,7 @@ fn sweep(args: &SweepArgs) -> Result<u8, Fatal> {
     let progress = io::stderr().is_terminal();
     let rows = crate::sweep::sweep(&args.programs, &variants, args.max_insns, progress)
         .map_err(|(path, e)| Fatal(e.failure(), format!("{}: {e}", path.display())))?;
-    print!("{}", crate::sweep::table(&rows));
+    write_stdout(&crate::sweep::table(&rows), "the table")?;
     if let Some(file) = csv {
         file.write(&crate::sweep::csv(&rows))?;
     }

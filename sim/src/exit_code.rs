@@ -82,6 +82,9 @@ failures! {
     Asleep = 125 => "the firmware waits (`wfi`) for an interrupt that nothing can raise (none enabled, or no source armed)",
     /// The debugger ended the run (`kill` under `--gdb`).
     Killed = 126 => "the debugger ended the run (`kill` under `--gdb`)",
+    /// Standard output's reader went away (a closed pipe); 128 + SIGPIPE, as a shell reports
+    /// a filter killed by it.
+    ClosedPipe = 141 => "standard output was closed by its reader (a pipe: `| head`)",
 }
 
 /// The default exit status when races were found (ThreadSanitizer's).
