@@ -509,7 +509,7 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
         }
         None => None,
     };
-    let cmdline = std::iter::once(path).chain(args.args.iter().cloned()).collect::<Vec<_>>().join(" ");
+    let cmdline = crate::semihost::command_line(&args.firmware, &args.args).map_err(|e| Fatal(Failure::Usage, e))?;
     let host = Semihost::new(Box::new(BufWriter::new(io::stdout())), Box::new(io::stderr()), cmdline, config.clock_hz);
     let race = match args.race_check {
         true => Some(race_checker(&args.report, config.geometry(), args.halt_on_race)?),

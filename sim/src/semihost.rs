@@ -82,6 +82,21 @@ pub struct Semihost {
     clock_hz: u32,
 }
 
+/// The command line the firmware gets (`SYS_GET_CMDLINE`): the ELF's file name as `argv[0]`
+/// — not the path as typed, so that a run does not depend on where the file is or how its path
+/// is spelled (crt0 copies the line into memory) — then `args`. The firmware's C library
+/// splits the line at spaces, so an argument containing whitespace (or an empty one) cannot
+/// reach it whole: refused.
+pub fn command_line(elf: &std::path::Path, args: &[String]) -> Result<String, String> {
+    if let Some(arg) = args.iter().find(|a| a.is_empty() || a.contains(char::is_whitespace)) {
+        return Err(format!(
+            "the argument {arg:?} cannot reach the firmware whole: its C library splits the semihosting command line at spaces"
+        ));
+    }
+    let name = elf.file_name().map_or_else(|| elf.to_string_lossy(), |n| n.to_string_lossy()).into_owned();
+    Ok(std::iter::once(name).chain(args.iter().cloned()).collect::<Vec<_>>().join(" "))
+}
+
 impl Semihost {
     pub fn new(stdout: Box<dyn Write>, stderr: Box<dyn Write>, cmdline: String, clock_hz: u32) -> Self {
         Semihost { stdout, stderr, files: Vec::new(), errno: 0, cmdline, clock_hz }
@@ -343,6 +358,16 @@ mod tests {
             let b = self.block(MEM + 0x200, &[n, mode, name.len() as u32]);
             self.call(op::OPEN, b)
         }
+    }
+
+    #[test]
+    fn the_command_line_is_the_file_name_then_the_arguments_as_given() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let line = |path: &str, a: &[&str]| command_line(std::path::Path::new(path), &args(a));
+        assert_eq!(line("/abs/dir/fw.elf", &["-n", "3"]), Ok("fw.elf -n 3".into()));
+        assert_eq!(line("./fw.elf", &[]), line("fw.elf", &[]));
+        assert!(line("fw.elf", &["two words"]).unwrap_err().contains("\"two words\""));
+        assert!(line("fw.elf", &[""]).is_err());
     }
 
     #[test]

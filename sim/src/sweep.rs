@@ -84,12 +84,8 @@ fn run_one(path: &Path, variant: &Variant, max_insns: u64) -> Result<Row, ElfErr
     let image = elf::load(path)?;
     let source = crate::source_map::SourceMap::new(image.symbols.clone(), Some(path));
     let config = &variant.config;
-    let host = Semihost::new(
-        Box::new(std::io::sink()),
-        Box::new(std::io::sink()),
-        path.display().to_string(),
-        config.clock_hz,
-    );
+    let cmdline = crate::semihost::command_line(path, &[]).expect("no arguments to refuse");
+    let host = Semihost::new(Box::new(std::io::sink()), Box::new(std::io::sink()), cmdline, config.clock_hz);
     let detector = DetectorConfig { geometry: config.geometry(), cpu_uncached_vs_cache: false };
     let race = RaceCheck::new(detector, false).expect("validated line size");
     let program = path.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
