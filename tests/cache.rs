@@ -174,7 +174,8 @@ fn recorded_trace_is_the_event_stream() {
     // The same run in-process, collecting the events (and the heap blocks) in memory.
     let config = MachineConfig::default();
     let image = mxpsim_sim::elf::load(elf.as_ref()).unwrap();
-    let host = Semihost::new(Box::new(std::io::sink()), Box::new(std::io::sink()), elf.clone(), config.clock_hz);
+    let cmdline = mxpsim_sim::semihost::command_line(std::path::Path::new(&elf), &[]).unwrap();
+    let host = Semihost::new(Box::new(std::io::sink()), Box::new(std::io::sink()), cmdline, config.clock_hz);
     let mut machine = Machine::new(&config, image, host, Vec::new()).unwrap();
     machine.watch_heap();
     machine.run(&mut (), None);

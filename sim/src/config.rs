@@ -234,12 +234,14 @@ impl MachineConfig {
                 "hit" => c.hit_latency = number()?,
                 "wbuf" => c.write_buffer = number()?,
                 "seed" => c.seed = value.parse().map_err(|_| bad("a number"))?,
-                _ => return Err(error(
-                    "--cache",
-                    format!(
+                _ => {
+                    return Err(error(
+                        "--cache",
+                        format!(
                         "unknown key '{key}' (size, line, ways, policy, write, wb, hit, wbuf, seed, enabled, on, off)"
                     ),
-                )),
+                    ))
+                }
             }
         }
         if full_ways && c.line > 0 {

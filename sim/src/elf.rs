@@ -121,6 +121,12 @@ pub fn parse(bytes: &[u8]) -> Result<Image, ElfError> {
     if h.e_flags & EF_RISCV_RVE != 0 {
         return Err(ElfError::UnsupportedFlags("the RV32E base".into()));
     }
+    if h.e_entry & 1 != 0 {
+        return Err(ElfError::Malformed(format!(
+            "the entry point {:#x} is odd: no instruction starts there",
+            h.e_entry
+        )));
+    }
 
     let mut segments = Vec::new();
     for ph in elf.program_headers.iter().filter(|ph| ph.p_type == PT_LOAD && ph.p_memsz > 0) {
@@ -207,6 +213,11 @@ mod tests {
         assert!(parse(&elf32(EM_RISCV, ET_EXEC, 0x1, true)).is_ok(), "EF_RISCV_RVC: compressed code runs");
         assert!(matches!(parse(&elf32(EM_RISCV, ET_EXEC, 0x2, true)), Err(ElfError::UnsupportedFlags(_))));
         assert_eq!(parse(&elf32(EM_RISCV, ET_EXEC, 0, false)).unwrap_err(), ElfError::NoLoadableSegment);
+        let mut odd_entry = elf32(EM_RISCV, ET_EXEC, 0, true);
+        odd_entry[24] = 1; // e_entry = 0x80000001
+        assert!(
+            matches!(parse(&odd_entry), Err(ElfError::Malformed(m)) if m.contains("entry point 0x80000001 is odd"))
+        );
         let truncated = elf32(EM_RISCV, ET_EXEC, 0, true);
         assert!(matches!(parse(&truncated[..60]), Err(ElfError::Malformed(_))));
     }
