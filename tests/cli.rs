@@ -305,3 +305,28 @@ fn a_full_standard_output_is_an_output_failure() {
     assert_eq!(o.status.code(), Some(122), "{}", stderr(&o));
     assert!(stderr(&o).contains("mxpsim: error: cannot write the configuration to standard output"), "{}", stderr(&o));
 }
+
+/// The same ELF by a relative path, an absolute path and a symlink: byte-identical output and
+/// statistics (the firmware's argv[0] is the file name, not the path as typed).
+#[test]
+fn a_run_does_not_depend_on_how_the_elf_path_is_spelled() {
+    let absolute = firmware("hello");
+    let relative = "firmware/bin/tests/hello.elf";
+    let dir = temp("elsewhere");
+    std::fs::create_dir_all(&dir).unwrap();
+    let link = format!("{dir}/hello.elf");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&absolute, &link).unwrap();
+    let run = |path: &str| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_mxpsim"))
+            .args(["run", "--stats", path])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
+        (o.stdout, o.stderr)
+    };
+    let first = run(relative);
+    assert!(String::from_utf8_lossy(&first.1).contains("Instructions"), "{}", String::from_utf8_lossy(&first.1));
+    assert_eq!(run(&absolute), first, "absolute path");
+    assert_eq!(run(&link), first, "a symlink of the same name elsewhere");
+}
