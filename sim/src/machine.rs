@@ -405,7 +405,7 @@ impl<S: EventSink> Machine<S> {
 
     pub fn stats(&self) -> RunStats {
         RunStats {
-            instructions: self.hart.csr.instret,
+            instructions: self.hart.retired(),
             cycles: self.hart.now,
             cache: self.bus.cache().map(|c| c.stats.clone()),
             mxp: self.bus.mxp().stats.clone(),

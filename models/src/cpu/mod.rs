@@ -89,6 +89,8 @@ pub struct Hart {
     /// Instructions executed, trapping ones included: what `--max-insns` limits. (Not
     /// `minstret`, which the firmware may write.)
     pub steps: u64,
+    /// Traps taken (not interrupts): the steps that retired nothing.
+    traps: u64,
     decoded: DecodeCache,
     costs: CostTable,
     taken_branch: u64,
@@ -146,6 +148,7 @@ impl Hart {
             taken_branch: timing.taken_branch as u64,
             last_trap: None,
             unreturned: (0, None),
+            traps: 0,
             probes: BTreeMap::new(),
             probe_reported: None,
             calls: CallTree::default(),
@@ -154,6 +157,12 @@ impl Hart {
             irq_check_at: 0,
             halt_after: false,
         }
+    }
+
+    /// Instructions retired: what `minstret` counts, but not writable by the firmware (for
+    /// statistics).
+    pub fn retired(&self) -> u64 {
+        self.steps - self.traps
     }
 
     /// The call contexts seen so far (empty unless the bus asks for them).
@@ -364,6 +373,7 @@ impl Hart {
     #[cold]
     fn take_trap<O: Observer>(&mut self, pc: u32, trap: Trap, obs: &mut O) -> Option<Exit> {
         tracing::debug!(pc = format_args!("{pc:#010x}"), %trap, "trap");
+        self.traps += 1;
         if O::ENABLED {
             obs.trapped(pc, trap);
         }

@@ -387,6 +387,18 @@ fn user_mode_cannot_touch_machine_csrs_or_mret() {
 }
 
 #[test]
+fn retired_counts_what_ran_whatever_the_firmware_writes_to_minstret() {
+    // csrw minstret, zero; an illegal instruction (trap to 0x40: NOPs); NOPs.
+    let mut program = vec![csrrw(0, 0xb02, 0), 0, NOP];
+    program.resize(0x40 / 4 + 4, NOP);
+    let (mut hart, mut bus) = machine(&program);
+    hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
+    hart.run(&mut bus, &mut (), 6);
+    // 6 steps: csrw, the trap (retires nothing), 4 NOPs of the handler.
+    assert_eq!((hart.retired(), hart.csr.instret), (5, 4), "minstret was cleared by its own write");
+}
+
+#[test]
 fn counters_count_retired_instructions() {
     let program = [NOP, NOP, csrrs(10, 0xb02, 0), csrrs(11, 0xc00, 0)];
     let (hart, _) = run(&program, &[], 4);
