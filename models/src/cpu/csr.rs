@@ -264,25 +264,25 @@ impl Csrs {
     /// spec, "CSR instructions"): the counter is set one below the value, and the increment
     /// after the instruction (one cycle, one instruction) lands exactly on it.
     pub fn write(&mut self, csr: u16, value: u32, now: u64) -> Result<(), IllegalCsrAccess> {
-        self.check_privilege(csr)?;
-        self.set(csr, value, now)
-    }
-
-    /// Writes CSR `csr` as a debugger does: whatever the hart's privilege mode (WARL fields
-    /// still keep legal values only; read-only CSRs stay read-only).
-    pub fn debug_write(&mut self, csr: u16, value: u32, now: u64) -> Result<(), IllegalCsrAccess> {
         use num::*;
+        self.check_privilege(csr)?;
         self.set(csr, value, now)?;
-        // `set` leaves counters one below the value for the increment of the instruction
-        // writing them; a debugger's write has no instruction.
+        // The instruction's own increment (one cycle, one instruction) lands on the value.
         match csr {
-            MCYCLE | MCYCLEH => self.cycle_offset = self.cycle_offset.wrapping_add(1),
-            MINSTRET | MINSTRETH => self.instret = self.instret.wrapping_add(1),
+            MCYCLE | MCYCLEH => self.cycle_offset = self.cycle_offset.wrapping_sub(1),
+            MINSTRET | MINSTRETH => self.instret = self.instret.wrapping_sub(1),
             _ => {}
         }
         Ok(())
     }
 
+    /// Writes CSR `csr` as a debugger does: whatever the hart's privilege mode (WARL fields
+    /// still keep legal values only; read-only CSRs stay read-only).
+    pub fn debug_write(&mut self, csr: u16, value: u32, now: u64) -> Result<(), IllegalCsrAccess> {
+        self.set(csr, value, now)
+    }
+
+    /// Sets `csr` to `value` at clock `now` (WARL fields keep legal values only).
     fn set(&mut self, csr: u16, value: u32, now: u64) -> Result<(), IllegalCsrAccess> {
         use num::*;
         if csr >> 10 == 3 {
@@ -308,15 +308,15 @@ impl Csrs {
             PMPCFG0..=PMPCFG3 | PMPADDR0..=PMPADDR15 => {}
             MCYCLE => self.set_mcycle(set_low(self.mcycle(now), value), now),
             MCYCLEH => self.set_mcycle(set_high(self.mcycle(now), value), now),
-            MINSTRET => self.instret = set_low(self.instret, value).wrapping_sub(1),
-            MINSTRETH => self.instret = set_high(self.instret, value).wrapping_sub(1),
+            MINSTRET => self.instret = set_low(self.instret, value),
+            MINSTRETH => self.instret = set_high(self.instret, value),
             _ => return Err(IllegalCsrAccess),
         }
         Ok(())
     }
 
     fn set_mcycle(&mut self, value: u64, now: u64) {
-        self.cycle_offset = value.wrapping_sub(now.wrapping_add(1));
+        self.cycle_offset = value.wrapping_sub(now);
     }
 
     fn check_privilege(&self, csr: u16) -> Result<(), IllegalCsrAccess> {

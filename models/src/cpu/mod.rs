@@ -23,6 +23,7 @@ use csr::{Csrs, Priv};
 use decode::{decode, Insn};
 use decode_cache::DecodeCache;
 use isa::Op;
+use mxpsim_detector::event::Range;
 use std::collections::BTreeMap;
 use timing::{CostTable, CpuTiming};
 pub use trap::{Cause, Interrupt, Trap};
@@ -281,23 +282,23 @@ impl Hart {
                 }
             }
         }
-        if self.halt_after {
-            self.halt_after = false;
-            return Exit::Halt;
-        }
-        Exit::Budget
+        self.take_halt().unwrap_or(Exit::Budget)
     }
 
     /// What happens between two instructions when [`Hart::irq_check_at`] says so: a stop the
     /// bus asked for, else a look at the interrupts.
     #[cold]
     fn between_instructions<B: Bus, O: Observer>(&mut self, bus: &mut B, obs: &mut O) -> Option<Exit> {
-        if self.halt_after {
-            self.halt_after = false;
-            return Some(Exit::Halt);
+        let halt = self.take_halt();
+        if halt.is_none() {
+            self.poll_interrupts(bus, obs);
         }
-        self.poll_interrupts(bus, obs);
-        None
+        halt
+    }
+
+    /// The stop the bus asked for during the last instruction, if it did (and forgets it).
+    fn take_halt(&mut self) -> Option<Exit> {
+        std::mem::take(&mut self.halt_after).then_some(Exit::Halt)
     }
 
     /// Notes a stop the bus asked for during this instruction (see [`Hart::halt_after`]).
@@ -462,7 +463,10 @@ impl Hart {
             },
             Op::Remu => rs1.checked_rem(rs2).unwrap_or(rs1),
             Op::LrW => {
-                let value = self.atomic_load(bus, pc, rs1, Cause::LoadMisaligned, Cause::LoadAccessFault)?;
+                if rs1 & 3 != 0 {
+                    return Err(Event::Trap(Trap::new(Cause::LoadMisaligned, rs1)));
+                }
+                let value = self.load(bus, pc, rs1, Width::Word)?;
                 self.reservation = Some(rs1);
                 value
             }
@@ -602,33 +606,11 @@ impl Hart {
         self.decoded.invalidate_range(addr, len);
         // A store to a device may change its interrupt lines.
         self.irq_check_at = self.irq_check_at.min(bus.interrupt_due());
-        if let Some(reserved) = self.reservation {
-            if addr.wrapping_sub(reserved) < 4 || reserved.wrapping_sub(addr) < len {
-                self.reservation = None;
-            }
+        if self.reservation.is_some_and(|word| Range::new(word, 4).overlaps(Range::new(addr, len))) {
+            self.reservation = None;
         }
         self.check_halt(bus);
         Ok(next)
-    }
-
-    /// The load of `lr.w`: an aligned word, or the trap `misaligned` / `fault`.
-    #[inline(never)]
-    fn atomic_load<B: Bus>(
-        &mut self,
-        bus: &mut B,
-        pc: u32,
-        addr: u32,
-        misaligned: Cause,
-        fault: Cause,
-    ) -> Result<u32, Event> {
-        if addr & 3 != 0 {
-            return Err(Event::Trap(Trap::new(misaligned, addr)));
-        }
-        let (value, stall) =
-            bus.load(Access { pc, now: self.now }, addr, Width::Word).map_err(|f| Event::access_fault(fault, f))?;
-        self.now += stall;
-        self.check_halt(bus);
-        Ok(value)
     }
 
     /// An AMO: `rd` gets the word at `addr`, which becomes `op(word, src)`. The read and the
