@@ -18,15 +18,15 @@
 
 use serde::{Deserialize, Serialize};
 
-/// One table of mxpsim's own failures: variant, exit status, what it means (for `--help`
-/// and README). A failure added here is in [`Failure::ALL`] and has a meaning, or does not
-/// compile.
+/// One table of mxpsim's own failures: variant, exit status, what it means (for `--help`,
+/// README and the variant's documentation). A failure added here is in [`Failure::ALL`] and
+/// has a meaning, or does not compile.
 macro_rules! failures {
-    ($($(#[$doc:meta])* $name:ident = $code:literal => $meaning:expr,)*) => {
+    ($($name:ident = $code:literal => $meaning:literal,)*) => {
         /// Every way mxpsim itself can fail, with its exit status.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum Failure {
-            $($(#[$doc])* $name = $code,)*
+            $(#[doc = $meaning] $name = $code,)*
         }
 
         impl Failure {
@@ -44,46 +44,27 @@ macro_rules! failures {
 }
 
 failures! {
-    /// The command line is wrong (clap's convention).
     Usage = 2 => "bad command line",
-    /// The firmware file (or `detect`'s trace) cannot be read.
     Unreadable = 101 => "the firmware file (or, for `detect`, the trace) cannot be read",
-    /// The file is not an ELF file, or its ELF structures are broken.
     NotElf = 102 => "not an ELF file, or a malformed one",
-    /// A 64-bit ELF file (mxpsim simulates RV32).
     Elf64 = 103 => "a 64-bit ELF file",
-    /// A big-endian ELF file (RISC-V is little-endian).
     BigEndian = 104 => "a big-endian ELF file",
-    /// An ELF file for another machine, ISA or ABI, or not an executable.
     WrongMachine = 105 =>
         "not for this machine: not RISC-V, not an executable, or needing a float ABI or RV32E",
-    /// An ELF file with nothing to load.
     NoLoadableSegment = 106 => "no loadable segment",
-    /// A segment, the entry point or the stack's top lies outside the simulated memory.
     OutsideMemory = 107 =>
         "a segment, the entry point or the stack's top outside memory (the message names the setting that fixes it)",
-    /// An invalid machine configuration, sweep grid or suppressions file.
     InvalidConfig = 110 => "invalid configuration, grid or suppressions file",
-    /// The instruction limit (`--max-insns`) was reached.
     InsnLimit = 120 => "instruction limit reached (`--max-insns`): the run did not finish",
-    /// The firmware trapped and its trap handler could not run (none installed, or it traps
-    /// itself).
     TrapLoop = 121 =>
-        "the firmware trapped and its trap handler could not run (none installed, or it traps itself)",
-    /// An output file (report, statistics, trace) could not be created or written.
+        "the firmware trapped and its trap handler could not get through (none installed, or it traps again before returning)",
     HostIo = 122 => "an output file (report, statistics, trace, table) could not be created or written",
-    /// The accelerator was given a command it cannot carry out (malformed command, scratchpad
-    /// range out of bounds, DMA to an unmapped host address, VL of zero, …).
     Accelerator = 123 =>
         "the accelerator was given a command it cannot carry out (malformed command, scratchpad range out of bounds, DMA outside DRAM, VL of zero, …)",
-    /// An event trace that is not one, or is damaged.
     BadTrace = 124 => "`detect`: not an event trace, or a damaged one",
-    /// The firmware waits (`wfi`) for an interrupt that nothing can raise.
     Asleep = 125 => "the firmware waits (`wfi`) for an interrupt that nothing can raise (none enabled, or no source armed)",
-    /// The debugger ended the run (`kill` under `--gdb`).
     Killed = 126 => "the debugger ended the run (`kill` under `--gdb`)",
-    /// Standard output's reader went away (a closed pipe); 128 + SIGPIPE, as a shell reports
-    /// a filter killed by it.
+    // 128 + SIGPIPE: what a shell reports of a filter a closed pipe killed.
     ClosedPipe = 141 => "standard output was closed by its reader (a pipe: `| head`)",
 }
 
@@ -120,7 +101,7 @@ pub enum RunEnd {
     Tohost { value: u32 },
     /// `--max-insns` instructions ran without the firmware exiting.
     InstructionLimit { limit: u64 },
-    /// The firmware trapped and its trap handler could not run.
+    /// The firmware trapped and its trap handler could not get through.
     TrapLoop,
     /// The firmware waits (`wfi`) for an interrupt that nothing can raise.
     Asleep,
@@ -168,7 +149,9 @@ impl RunEnd {
             RunEnd::InstructionLimit { limit } => {
                 format!("the run stopped at the instruction limit ({limit}) before the firmware finished")
             }
-            RunEnd::TrapLoop => "the run stopped: the firmware trapped and its trap handler could not run".into(),
+            RunEnd::TrapLoop => {
+                "the run stopped: the firmware trapped and its trap handler could not get through".into()
+            }
             RunEnd::Asleep => "the run stopped: the firmware waits for an interrupt that nothing can raise".into(),
             RunEnd::Killed => "the debugger ended the run".into(),
             RunEnd::AcceleratorError { message } => format!("the run stopped: accelerator error: {message}"),

@@ -102,7 +102,7 @@ pub enum Outcome {
     ToHost(u32),
     /// `--max-insns` instructions ran without the firmware exiting.
     InsnLimit { limit: u64, pc: u32 },
-    /// The firmware trapped and its handler could not run.
+    /// The firmware trapped and its handler could not get through.
     TrapLoop { first: Trap, first_pc: u32, second: Trap, second_pc: u32, mtvec: u32 },
     /// The `wfi` at `pc` waits for an interrupt that nothing can raise (`mie` as it was).
     Asleep { pc: u32, mie: u32 },
