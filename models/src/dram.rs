@@ -3,6 +3,7 @@
 //! (`[[memory.regions]]`: a board's flash, SRAM, …), RAM or ROM.
 
 use crate::bus::MemFault;
+use crate::memory_system::offset_in;
 
 pub struct Dram {
     /// Bank 0 is DRAM: looked at first, so the common case costs one range check.
@@ -80,28 +81,30 @@ impl Dram {
 
     /// Writes `data` at `addr` as the CPU or the DMA would: not into ROM.
     pub fn write_bytes(&mut self, addr: u32, data: &[u8]) -> Result<(), MemFault> {
-        let fault = MemFault::Unmapped { addr };
-        let (bank, off) = self.locate(addr, data.len()).ok_or(fault)?;
-        let bank = &mut self.banks[bank];
-        if !bank.writable {
-            return Err(fault);
-        }
-        bank.bytes[off..off + data.len()].copy_from_slice(data);
-        Ok(())
+        self.put(addr, data, false)
     }
 
     /// Writes `data` at `addr` as a loader or debugger would: ROM too.
     pub fn load_bytes(&mut self, addr: u32, data: &[u8]) -> Result<(), MemFault> {
-        let (bank, off) = self.locate(addr, data.len()).ok_or(MemFault::Unmapped { addr })?;
-        self.banks[bank].bytes[off..off + data.len()].copy_from_slice(data);
+        self.put(addr, data, true)
+    }
+
+    fn put(&mut self, addr: u32, data: &[u8], into_rom: bool) -> Result<(), MemFault> {
+        let fault = MemFault::Unmapped { addr };
+        let (bank, off) = self.locate(addr, data.len()).ok_or(fault)?;
+        let bank = &mut self.banks[bank];
+        if !bank.writable && !into_rom {
+            return Err(fault);
+        }
+        bank.bytes[off..off + data.len()].copy_from_slice(data);
         Ok(())
     }
 }
 
 #[inline(always)]
 fn offset(bank: &Bank, addr: u32, len: usize) -> Option<usize> {
-    let off = addr.wrapping_sub(bank.base) as usize;
-    (off < bank.bytes.len() && bank.bytes.len() - off >= len).then_some(off)
+    let off = offset_in(bank.base, bank.bytes.len() as u32, addr, u32::try_from(len).ok()?)?;
+    Some(off as usize)
 }
 
 #[cfg(test)]

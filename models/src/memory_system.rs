@@ -30,6 +30,7 @@ use crate::events::EventSink;
 use crate::mxp::config::MxpConfig;
 use crate::mxp::engine::{Mxp, MxpError};
 use crate::write_buffer::WriteBuffer;
+pub(crate) use map::offset_in;
 pub use map::{layout, MapEntry, MemoryMap, Part, Region, RegionKind};
 use mxpsim_detector::event::{self, Event, Origin, Range, Scope, Space};
 
@@ -89,7 +90,6 @@ pub struct MemorySystem<S: EventSink> {
     ctx: u32,
     clint: Option<Clint>,
     uart: Option<Uart>,
-    /// The memory regions besides DRAM (`map.regions`, in [`Dram`]'s other banks).
     /// The cycle from which the interrupt lines may have changed ([`Bus::interrupt_due`]).
     irq_due: u64,
     sink: S,

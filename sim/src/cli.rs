@@ -833,7 +833,7 @@ fn explain<S: EventSink>(machine: &Machine<S>, outcome: &Outcome) {
             at(pc)
         )),
         Outcome::Asleep { pc, mie } => {
-            let why = match mie & (Interrupt::Timer.bit() | Interrupt::Software.bit() | Interrupt::External.bit()) {
+            let why = match mie {
                 0 => "no interrupt is enabled in mie".to_string(),
                 enabled if enabled & Interrupt::Timer.bit() != 0 => {
                     "the timer interrupt is enabled but mtimecmp is out of mtime's reach, and nothing else can wake the hart".into()

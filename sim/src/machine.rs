@@ -39,12 +39,7 @@ pub struct OutsideMemory {
 fn preset_holding(image: &Image, config: &MachineConfig) -> Option<&'static str> {
     crate::config::PRESETS.iter().skip(1).find_map(|&(name, _)| {
         let preset = MachineConfig::preset(name)?.ok().filter(|p| p != config)?;
-        let m = &preset.memory;
-        let holds = |addr: u32, len: u32| {
-            let inside = |base: u32, size: u32| addr.wrapping_sub(base) < size && size - addr.wrapping_sub(base) >= len;
-            inside(m.dram_base, m.dram_size) || m.regions.iter().any(|r| inside(r.base, r.size))
-        };
-        image.segments.iter().all(|s| holds(s.addr, s.mem_size)).then_some(name)
+        image.segments.iter().all(|s| preset.memory.is_memory(s.addr, s.mem_size)).then_some(name)
     })
 }
 
@@ -295,17 +290,9 @@ impl<S: EventSink> Machine<S> {
         (list, faults.total)
     }
 
-    /// The instruction at `pc` as the hart would fetch it: a compressed one's 16 bits, or a
-    /// 32-bit word.
+    /// The instruction at `pc` as the hart would fetch it.
     fn instruction_at(&self, pc: u32) -> Option<u32> {
-        let mut parcel = [0; 2];
-        self.bus.peek(pc, &mut parcel).ok()?;
-        let low = u16::from_le_bytes(parcel) as u32;
-        if decode::length(low) == 2 {
-            return Some(low);
-        }
-        let mut word = [0; 4];
-        self.bus.peek(pc, &mut word).ok().map(|()| u32::from_le_bytes(word))
+        decode::read_instruction(|addr, buf| self.bus.peek(addr, buf).is_ok(), pc)
     }
 
     /// Records the firmware's heap blocks from now on (for race reports).

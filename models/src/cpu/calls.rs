@@ -175,19 +175,13 @@ impl CallTree {
 /// at `ret - 4`, else the 2-byte `c.jal`/`c.jalr` at `ret - 2` (compressed and 32-bit code
 /// mix, so the length is read from the code). `code` reads memory as the hart fetches it.
 pub fn call_site(code: impl Fn(u32, &mut [u8]) -> bool, ret: u32) -> u32 {
+    use super::{decode, isa::Op};
     let long = ret.wrapping_sub(4);
-    let mut word = [0; 4];
-    let is_call = |raw| {
-        let insn = super::decode::decode(raw);
-        matches!(insn.op, super::isa::Op::Jal | super::isa::Op::Jalr) && is_link(insn.rd)
-    };
-    if code(long, &mut word) {
-        let raw = u32::from_le_bytes(word);
-        if super::decode::length(raw) == 4 && is_call(raw) {
-            return long;
-        }
+    let is_call = |insn: decode::Insn| matches!(insn.op, Op::Jal | Op::Jalr) && is_link(insn.rd());
+    match decode::read_instruction(code, long).map(decode::decode) {
+        Some(insn) if insn.size() == 4 && is_call(insn) => long,
+        _ => ret.wrapping_sub(2),
     }
-    ret.wrapping_sub(2)
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
-//! Instruction decoding: a raw 32-bit word becomes a compact [`Insn`] once, and the
-//! interpreter only ever sees `Insn`s (see [`super::decode_cache`]).
+//! Instruction decoding: a raw instruction (a 32-bit word, or a 16-bit compressed one)
+//! becomes a compact [`Insn`] once, and the interpreter only ever sees `Insn`s (see
+//! [`super::decode_cache`]).
 //!
 //! `raki` does the decoding. Around it sits a thin layer for what `raki` 1.3 does not do or
 //! does too leniently for a simulator that must trap on every reserved encoding:
@@ -12,7 +13,7 @@
 //!   instructions are rebuilt from the raw word so the CSR file can apply the real rules;
 //! * A: `lr.w` with a non-zero `rs2` field is reserved;
 //! * C: a 16-bit instruction decodes to the [`Insn`] of the 32-bit instruction it expands to
-//!   (the interpreter never sees the difference; the raw word's low bits give its length).
+//!   (the interpreter never sees the difference but its length, [`Insn::size`]).
 //!   raki leaves implicit registers (`sp`, `ra`, `zero`) unset and accepts the encodings the
 //!   spec reserves (zero immediates, `rd = 0`, RV32's `shamt[5]`), which are rejected here;
 //! * everything outside RV32IMAC + Zicsr + Zifencei + Zicbom (F, D, V, S-mode, …) is illegal.
@@ -86,6 +87,21 @@ pub const fn length(parcel: u32) -> u32 {
     } else {
         2
     }
+}
+
+/// The instruction at `pc`, read through `peek` (memory as the hart fetches it; false where
+/// nothing can be read): its 16 bits for a compressed one, else its 32-bit word.
+pub fn read_instruction(peek: impl Fn(u32, &mut [u8]) -> bool, pc: u32) -> Option<u32> {
+    let mut parcel = [0; 2];
+    if !peek(pc, &mut parcel) {
+        return None;
+    }
+    let low = u16::from_le_bytes(parcel) as u32;
+    if length(low) == 2 {
+        return Some(low);
+    }
+    let mut word = [0; 4];
+    peek(pc, &mut word).then(|| u32::from_le_bytes(word))
 }
 
 /// Decodes one instruction: a 32-bit word, or a 16-bit compressed one in the low half of

@@ -66,6 +66,12 @@ impl Default for MemoryMap {
 }
 
 impl MemoryMap {
+    /// True if `[addr, addr + len)` lies in memory: DRAM or one other region.
+    pub fn is_memory(&self, addr: u32, len: u32) -> bool {
+        let inside = |base, size| offset_in(base, size, addr, len).is_some();
+        inside(self.dram_base, self.dram_size) || self.regions.iter().any(|r| inside(r.base, r.size))
+    }
+
     /// The DRAM address an uncached-alias address names; any other address unchanged.
     pub fn physical(&self, addr: u32) -> u32 {
         match addr.wrapping_sub(self.uncached_alias) {
@@ -157,9 +163,16 @@ impl MapEntry {
     /// The offset of `[addr, addr + len)` in this part, if it lies entirely inside.
     #[inline(always)]
     pub fn offset(&self, addr: u32, len: u32) -> Option<u32> {
-        let off = addr.wrapping_sub(self.base);
-        (off < self.size && self.size - off >= len).then_some(off)
+        offset_in(self.base, self.size, addr, len)
     }
+}
+
+/// The offset of `[addr, addr + len)` in the part `[base, base + size)`, if it lies entirely
+/// inside (no arithmetic that could overflow).
+#[inline(always)]
+pub(crate) fn offset_in(base: u32, size: u32, addr: u32, len: u32) -> Option<u32> {
+    let off = addr.wrapping_sub(base);
+    (off < size && size - off >= len).then_some(off)
 }
 
 /// The machine's memory map: the one table both the configuration check (no overlaps) and
