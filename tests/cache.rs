@@ -166,7 +166,7 @@ fn recorded_trace_is_the_event_stream() {
             Frame::Event(e) => recorded.push(e),
             Frame::Heap(h) => heap.push(h),
             Frame::Calls(nodes) => calls = Some(nodes),
-            Frame::End(how) => end = Some(how),
+            Frame::Trailer(trailer) => end = Some(trailer.end),
         }
     }
     assert_eq!(end.as_deref(), Some(r#"{"kind":"exited","status":0}"#), "the file ends with how the run ended");
@@ -178,7 +178,7 @@ fn recorded_trace_is_the_event_stream() {
     let host = Semihost::new(Box::new(std::io::sink()), Box::new(std::io::sink()), cmdline, config.clock_hz);
     let mut machine = Machine::new(&config, image, host, Vec::new()).unwrap();
     machine.watch_heap();
-    machine.run(&mut (), None);
+    machine.run(&mut (), |_| {});
     let notes = machine.notes();
     assert_eq!(heap, notes.heap, "the file holds the heap events");
     assert_eq!(calls, Some(notes.calls.nodes().collect()), "the file holds the call contexts");

@@ -330,3 +330,167 @@ fn a_run_does_not_depend_on_how_the_elf_path_is_spelled() {
     assert_eq!(run(&absolute), first, "absolute path");
     assert_eq!(run(&link), first, "a symlink of the same name elsewhere");
 }
+
+/// Starts `mxpsim ARGS` with its output in files, sends `signal` once the run has gone on for
+/// a while, and returns its output.
+fn interrupted(args: &[&str], signal: &str, name: &str) -> std::process::Output {
+    let (out, err) = (temp(&format!("{name}.out")), temp(&format!("{name}.err")));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mxpsim"))
+        .args(args)
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(&err).unwrap())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let sent = std::process::Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    let status = child.wait().unwrap();
+    std::process::Output { status, stdout: std::fs::read(out).unwrap(), stderr: std::fs::read(err).unwrap() }
+}
+
+#[test]
+fn ctrl_c_stops_the_run_and_delivers_everything_it_has() {
+    let (trace, stats) = (temp("interrupted.trace"), temp("interrupted.json"));
+    let fw = elf("bench", "cpubench");
+    let args = ["run", "--race-check", "--record-trace", &trace, "--stats-json", &stats, &fw];
+    let o = interrupted(&args, "-INT", "sigint");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("mxpsim: error: interrupted by SIGINT after"), "{err}");
+    assert!(err.contains("SUMMARY: mxpsim: 0 data races") && err.contains("the run was interrupted (SIGINT)"), "{err}");
+    // The firmware's output so far is all there: the same as a run stopped at that instruction.
+    let count = err.split("interrupted by SIGINT after ").nth(1).and_then(|t| t.split(' ').next()).unwrap();
+    let limited = mxpsim(&["run", "--max-insns", count, &fw]);
+    assert_eq!(limited.status.code(), Some(120), "{}", stderr(&limited));
+    assert_eq!(o.stdout, limited.stdout);
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    assert!(json["instructions"].as_u64().unwrap() > 0);
+    // The trace was finished properly: `detect` reads it whole and names how the run ended.
+    let d = mxpsim(&["detect", &trace]);
+    assert_eq!(d.status.code(), Some(0), "{}", stderr(&d));
+    assert!(stderr(&d).contains("the run was interrupted (SIGINT)"), "{}", stderr(&d));
+}
+
+#[test]
+fn sigterm_stops_the_run_with_its_own_status() {
+    let o = interrupted(&["run", &elf("bench", "cpubench")], "-TERM", "sigterm");
+    assert_eq!(o.status.code(), Some(143), "{}", stderr(&o));
+    assert!(stderr(&o).contains("interrupted by SIGTERM"), "{}", stderr(&o));
+}
+
+#[test]
+fn the_cycle_limit_stops_a_run() {
+    assert_fails(&["run", "--max-cycles", "1000", &firmware("hello")], 120, "cycle limit reached: the clock is at cycle");
+}
+
+/// A recorded trace of a racy program, and its bytes.
+fn recorded_trace(name: &str) -> (String, Vec<u8>) {
+    let path = temp(name);
+    let o = mxpsim(&["run", "--race-check", "--record-trace", &path, &elf("race-tests", "wb_dma_r_pending_store")]);
+    assert_eq!(o.status.code(), Some(66), "{}", stderr(&o));
+    let bytes = std::fs::read(&path).unwrap();
+    (path, bytes)
+}
+
+#[test]
+fn a_cut_trace_is_refused_unless_partial_and_a_damaged_one_is_refused() {
+    let (_, full) = recorded_trace("whole.trace");
+    let cut = temp_file("cut.trace", &full[..full.len() * 2 / 3]);
+    let o = mxpsim(&["detect", &cut]);
+    assert_fails(&["detect", &cut], 108, "the recording was cut short");
+    assert!(stderr(&o).contains("--partial analyses them"), "{}", stderr(&o));
+    let p = mxpsim(&["detect", "--partial", &cut]);
+    assert!(matches!(p.status.code(), Some(0 | 66)), "{}", stderr(&p));
+    assert!(stderr(&p).contains("the recording ends after"), "{}", stderr(&p));
+    // One byte in the middle changed, without making or removing a frame boundary (a zero):
+    // the frame no longer decodes, or decodes as something else and fails the checksum.
+    let mut damaged = full.clone();
+    let at = (full.len() / 2..).find(|&i| full[i] >= 2).unwrap();
+    damaged[at] ^= 0x01;
+    let damaged = temp_file("damaged.trace", &damaged);
+    let o = mxpsim(&["detect", &damaged]);
+    assert!(matches!(o.status.code(), Some(124)), "{}", stderr(&o));
+    assert_eq!(stderr(&o).lines().filter(|l| l.starts_with("mxpsim: error:")).count(), 1, "{}", stderr(&o));
+}
+
+#[test]
+fn a_report_file_that_cannot_be_written_sends_the_report_to_standard_error() {
+    let o = mxpsim(&["run", "--race-check", "--report-file", "/dev/full", &elf("race-tests", "wb_dma_r_pending_store")]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(122), "{err}");
+    assert!(err.contains("SUMMARY: mxpsim: 1 data race"), "the report is on standard error:\n{err}");
+    assert!(err.contains("(the report is above, on standard error)"), "{err}");
+}
+
+#[test]
+fn firmware_output_to_a_full_disk_is_reported_once() {
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_mxpsim"))
+        .args(["run", &firmware("printf_int")])
+        .stdout(full)
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(122), "{err}");
+    assert_eq!(err.matches("cannot write the firmware's output to standard output").count(), 1, "{err}");
+}
+
+/// Runs mxpsim with its standard output a pipe whose reader has already gone (`| head`
+/// that exited): returns the status and standard error.
+fn into_a_closed_pipe(args: &[&str]) -> (Option<i32>, String) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mxpsim"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    (o.status.code(), String::from_utf8_lossy(&o.stderr).into_owned())
+}
+
+#[test]
+fn a_closed_pipe_ends_mxpsim_quietly_with_the_conventional_status() {
+    // Found by issue 13: sweep and config aborted on a closed pipe.
+    for args in [
+        vec!["sweep", "--line", "16,32", &firmware("hello")[..]],
+        vec!["config"],
+        vec!["run", &firmware("printf_int")[..]],
+    ] {
+        let (status, err) = into_a_closed_pipe(&args);
+        assert_eq!(status, Some(141), "{args:?}: {err}");
+        assert!(!err.contains("panicked") && !err.contains("error"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_full_standard_error_does_not_abort_the_race_report() {
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_mxpsim"))
+        .args(["run", "--race-check", &elf("race-tests", "wb_dma_r_pending_store")])
+        .stderr(full)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(122), "the report could not be written");
+}
+
+#[test]
+fn detect_refuses_events_outside_the_recorded_machine() {
+    // Found by issue 13: a crafted trace's 4 GiB DMA made `detect` allocate 10.7 GB.
+    use mxpsim_detector::event::{CacheGeometry, DmaDir, Event, Origin, Range, Request, WriteBack};
+    use mxpsim_models::events::EventSink;
+    use mxpsim_sim::event_trace::{Header, TraceWriter};
+    let geometry = CacheGeometry { line_size: 64, write_back: WriteBack::Line };
+    let header = Header::new(geometry, vec![Range::new(0x8000_0000, 64 << 20)], 256 << 10);
+    let mut bytes = Vec::new();
+    let mut w = TraceWriter::new(&mut bytes, &header).unwrap();
+    let origin = Origin { pc: 0x8000_0100, cycle: 10, ctx: 0 };
+    w.emit(Event::Request { request: Request::Dma(DmaDir::ToScratchpad), origin });
+    let (host, scratchpad) = (vec![Range::new(0, u32::MAX)], vec![Range::new(0, 64)]);
+    w.emit(Event::Dma { request: 1, dir: DmaDir::ToScratchpad, host, scratchpad, cycle: 20 });
+    w.emit(Event::Sync { origin });
+    let end = mxpsim_sim::exit_code::RunEnd::Exited { status: 0 };
+    w.finish(&Default::default(), &end).unwrap();
+    let trace = temp_file("crafted.trace", &bytes);
+    assert_fails(&["detect", &trace], 124, "events naming bytes outside the recorded machine: 1");
+}

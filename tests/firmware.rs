@@ -39,6 +39,9 @@ struct Program {
     default_cache_only: bool,
     /// The longest cache line the program's output is indifferent to.
     max_line: Option<u32>,
+    /// More `mxpsim run` options (`run-options: …` in the header), e.g. a limit the test
+    /// expects the run to reach.
+    run_options: Vec<String>,
 }
 
 /// Cache configurations every program must be indifferent to (label, `--cache`, line size):
@@ -104,6 +107,8 @@ fn discover_built(sources: &str, bin: &str) -> Vec<Program> {
                     let n = v.split_whitespace().next().unwrap_or_default();
                     n.parse().unwrap_or_else(|e| panic!("{}: bad `cache: max-line`: {e}", src.display()))
                 }),
+                run_options: header_value(&text, "run-options:")
+                    .map_or_else(Vec::new, |v| v.split_whitespace().map(str::to_string).collect()),
                 expected,
                 expect_exit,
             }
@@ -146,7 +151,7 @@ fn run_mxpsim(p: &Program, cache: Option<&str>) -> Result<(), Failed> {
     if let Some(spec) = cache {
         command.args(["--cache", spec]);
     }
-    let output = command.arg(&p.elf).output()?;
+    let output = command.args(&p.run_options).arg(&p.elf).output()?;
     check(p, &format!("mxpsim --cache {}", cache.unwrap_or("(default)")), output)
 }
 

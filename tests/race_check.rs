@@ -81,14 +81,14 @@ fn offline_detection_of_a_recorded_trace_gives_the_same_report() {
     let det = mxpsim(&["detect", &trace, "--elf", &elf, "--race-uncached", "--report-file", &offline]);
     assert_eq!(det.status.code(), Some(66), "{}", stderr(&det));
     assert_eq!(std::fs::read_to_string(online).unwrap(), std::fs::read_to_string(offline).unwrap());
-    // A recording cut off at a frame boundary (here: before its end record) is not complete.
+    // A recording cut off at a frame boundary (here: before its trailer) is not complete.
     let bytes = std::fs::read(&trace).unwrap();
     let last_frame = bytes[..bytes.len() - 1].iter().rposition(|&b| b == 0).unwrap() + 1;
     let cut = temp("cc-cut.trace");
     std::fs::write(&cut, &bytes[..last_frame]).unwrap();
     let det = mxpsim(&["detect", &cut, "--elf", &elf, "--race-uncached"]);
-    assert_eq!(det.status.code(), Some(124), "{}", stderr(&det));
-    assert!(stderr(&det).contains("incomplete trace"), "{}", stderr(&det));
+    assert_eq!(det.status.code(), Some(108), "{}", stderr(&det));
+    assert!(stderr(&det).contains("the recording was cut short"), "{}", stderr(&det));
     let not_a_trace = mxpsim(&["detect", &elf]);
     assert_eq!(not_a_trace.status.code(), Some(124));
     assert!(stderr(&not_a_trace).contains("not an mxpsim event trace"));

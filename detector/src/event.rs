@@ -146,7 +146,8 @@ pub enum Event {
 
     // ---- Engine nodes.
     /// `dma_r` / `dma_w`: one transfer (1D: one range each side; 2D: one range per row, the
-    /// i-th host row moving to/from the i-th scratchpad row).
+    /// i-th host row moving to/from the i-th scratchpad row — or, above 4,096 rows, each
+    /// side's union of rows, the same bytes in bounded size).
     Dma { request: Pos, dir: DmaDir, host: Vec<Range>, scratchpad: Vec<Range>, cycle: u64 },
     /// `vec`: one vector instruction's scratchpad reads (operand A's rows, then B's) and
     /// writes (D), one range per row for 2D/3D. `insn` (the instruction's word 0: opcode

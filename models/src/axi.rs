@@ -69,16 +69,17 @@ pub enum Dir {
 /// A transaction, as [`Axi::post`] names it.
 pub type Txn = u64;
 
+/// A transaction's bursts not yet granted: one entry however long the transaction (its
+/// bursts are granted one by one, `max_burst` beats each, the last one shorter).
 #[derive(Clone, Copy, Debug)]
-struct Burst {
+struct Pending {
     txn: Txn,
-    /// The earliest cycle it may be granted (when it was issued).
+    /// The earliest cycle its bursts may be granted (when it was issued).
     ready_at: u64,
+    /// Beats not yet granted.
     beats: u64,
     latency: u64,
-    /// The last burst of its transaction.
-    last: bool,
-    /// Part of a posted transaction (whose completion is kept until collected).
+    /// A posted transaction (whose completion is kept until collected).
     posted: bool,
 }
 
@@ -86,8 +87,8 @@ pub struct Axi {
     cfg: AxiConfig,
     /// The first cycle at which the data path is free after every burst granted so far.
     free_at: u64,
-    /// Bursts waiting for a grant, per master, in issue order.
-    waiting: [VecDeque<Burst>; MASTERS],
+    /// Transactions waiting for grants, per master, in issue order.
+    waiting: [VecDeque<Pending>; MASTERS],
     /// The master granted last (round-robin starts after it).
     last_granted: usize,
     next_txn: Txn,
@@ -108,20 +109,15 @@ impl Axi {
         }
     }
 
-    fn enqueue(&mut self, master: Master, dir: Dir, bytes: u32, now: u64, posted: bool) -> Txn {
+    fn enqueue(&mut self, master: Master, dir: Dir, bytes: u64, now: u64, posted: bool) -> Txn {
         let txn = self.next_txn;
         self.next_txn += 1;
         let latency = match dir {
             Dir::Read => self.cfg.read_latency,
             Dir::Write => self.cfg.write_latency,
         } as u64;
-        let mut beats = bytes.div_ceil(self.cfg.data_width).max(1) as u64;
-        while beats > 0 {
-            let burst = beats.min(self.cfg.max_burst as u64);
-            beats -= burst;
-            let b = Burst { txn, ready_at: now, beats: burst, latency, last: beats == 0, posted };
-            self.waiting[master as usize].push_back(b);
-        }
+        let beats = bytes.div_ceil(self.cfg.data_width.into()).max(1);
+        self.waiting[master as usize].push_back(Pending { txn, ready_at: now, beats, latency, posted });
         txn
     }
 
@@ -140,14 +136,38 @@ impl Axi {
     /// Grants the next burst; returns its transaction, completion cycle and whether it was
     /// the transaction's last.
     fn grant(&mut self, at: u64, master: usize) -> (Txn, u64, bool) {
-        let b = self.waiting[master].pop_front().expect("next_grant chose a waiting master");
-        self.free_at = at + b.beats;
-        self.last_granted = master;
-        let done = at + b.latency + b.beats;
-        if b.last && b.posted {
-            self.completed.push((b.txn, done));
+        let queue = &mut self.waiting[master];
+        let front = queue.front_mut().expect("next_grant chose a waiting master");
+        let beats = front.beats.min(self.cfg.max_burst.into());
+        front.beats -= beats;
+        let p = *front;
+        let last = p.beats == 0;
+        if last {
+            queue.pop_front();
         }
-        (b.txn, done, b.last)
+        self.free_at = at + beats;
+        self.last_granted = master;
+        let done = at + p.latency + beats;
+        if last && p.posted {
+            self.completed.push((p.txn, done));
+        }
+        (p.txn, done, last)
+    }
+
+    /// Grants all the remaining bursts of `master`'s first transaction at once, when no other
+    /// master waits (they would then be granted back to back): its completion cycle.
+    fn grant_alone(&mut self, master: usize) -> Option<u64> {
+        let others_wait = (0..MASTERS).any(|m| m != master && !self.waiting[m].is_empty());
+        let p = *self.waiting[master].front().filter(|_| !others_wait)?;
+        self.waiting[master].pop_front();
+        let at = self.free_at.max(p.ready_at);
+        self.free_at = at + p.beats;
+        self.last_granted = master;
+        let done = self.free_at + p.latency;
+        if p.posted {
+            self.completed.push((p.txn, done));
+        }
+        Some(done)
     }
 
     /// Grants every waiting burst whose grant comes before `now`: they are on the bus by now.
@@ -159,10 +179,17 @@ impl Axi {
 
     /// A blocking transaction of `bytes` bytes issued at cycle `now`; returns the cycle at
     /// which it completes (read data delivered, or write accepted).
-    pub fn transfer(&mut self, master: Master, dir: Dir, bytes: u32, now: u64) -> u64 {
+    pub fn transfer(&mut self, master: Master, dir: Dir, bytes: u64, now: u64) -> u64 {
         self.advance(now);
         let txn = self.enqueue(master, dir, bytes, now, false);
         loop {
+            // Alone on the bus (and first in its master's queue), the rest of a long
+            // transaction takes no arbitration: one step however many bursts it has left.
+            if self.waiting[master as usize].front().is_some_and(|p| p.txn == txn) {
+                if let Some(done) = self.grant_alone(master as usize) {
+                    return done;
+                }
+            }
             let (at, m) = self.next_grant().expect("the transaction has waiting bursts");
             if let (t, done, true) = self.grant(at, m) {
                 if t == txn {
@@ -174,7 +201,7 @@ impl Axi {
 
     /// A posted write of `bytes` bytes issued at `now`: it waits for the bus while the poster
     /// goes on. Follow it with [`Axi::completed_by`] or [`Axi::wait`].
-    pub fn post(&mut self, master: Master, bytes: u32, now: u64) -> Txn {
+    pub fn post(&mut self, master: Master, bytes: u64, now: u64) -> Txn {
         self.advance(now);
         self.enqueue(master, Dir::Write, bytes, now, true)
     }
@@ -258,6 +285,25 @@ mod tests {
                                               // A fill from the same port queues behind its own posted write-back.
         assert_eq!(a.transfer(Master::Cache, Dir::Read, 16, 2), 16 + 10 + 4);
         assert_eq!(a.wait(w), 5 + 16);
+    }
+
+    #[test]
+    fn a_long_transfer_alone_on_the_bus_is_timed_in_one_step() {
+        // 2^40 bytes = 2^38 beats: burst by burst this would take minutes.
+        let mut a = axi(16);
+        assert_eq!(a.transfer(Master::Dma, Dir::Read, 1 << 40, 7), 7 + 10 + (1 << 38));
+        // The bus is busy until its last beat; the next transfer follows.
+        assert_eq!(a.transfer(Master::Cache, Dir::Read, 4, 8), 7 + (1 << 38) + 10 + 1);
+    }
+
+    #[test]
+    fn a_long_transfer_behind_another_masters_bursts_takes_turns_then_runs_alone() {
+        let mut a = axi(4);
+        // The cache posts 2 bursts of 4 beats at 0; the DMA reads 6 bursts at 1. Round-robin:
+        // cache 0..4, DMA 4..8, cache 8..12, then the DMA's last five back to back 12..32.
+        let w = a.post(Master::Cache, 32, 0);
+        assert_eq!(a.transfer(Master::Dma, Dir::Read, 96, 1), 28 + 10 + 4);
+        assert_eq!(a.wait(w), 8 + 5 + 4);
     }
 
     #[test]

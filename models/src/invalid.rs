@@ -21,3 +21,16 @@ impl fmt::Display for InvalidField {
         write!(f, "{}: {}", self.field, self.reason)
     }
 }
+
+/// Deserializes a list of exactly `N` values into an array (serde's arrays ignore values past
+/// the `N`th, which would drop a mistyped configuration value silently).
+pub fn exactly<'de, D, T, const N: usize>(deserializer: D) -> Result<[T; N], D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    use serde::de::Error;
+    let values: Vec<T> = serde::Deserialize::deserialize(deserializer)?;
+    let len = values.len();
+    values.try_into().map_err(|_| D::Error::invalid_length(len, &format!("a list of {N} values").as_str()))
+}

@@ -8,6 +8,7 @@
 //!   [`dram`], the uncached alias, system-control registers, [`axi`] timing with a
 //!   [`write_buffer`], and the [`events`] every access reports.
 //! * [`devices`]: the CLINT and the UART, one room each.
+//! * [`stop`]: stopping a run from outside, and the bound on simulated time.
 //!
 //! Functional behaviour lives here; the run loop, the host side (semihosting, files, the
 //! command line) and reports live in the `sim` crate.
@@ -22,4 +23,5 @@ pub mod events;
 pub mod invalid;
 pub mod memory_system;
 pub mod mxp;
+pub mod stop;
 pub mod write_buffer;

@@ -29,6 +29,7 @@ use crate::dram::Dram;
 use crate::events::EventSink;
 use crate::mxp::config::MxpConfig;
 use crate::mxp::engine::{Mxp, MxpError};
+use crate::stop::{Stop, StopRequest};
 use crate::write_buffer::WriteBuffer;
 pub(crate) use map::offset_in;
 pub use map::{layout, MapEntry, MemoryMap, Part, Region, RegionKind};
@@ -85,6 +86,10 @@ pub struct MemorySystem<S: EventSink> {
     mxp_due: u64,
     /// The accelerator's error, which stops the run.
     mxp_error: Option<MxpError>,
+    /// The CPU never waits for the accelerator past this cycle ([`MemorySystem::set_limits`]).
+    cycle_limit: u64,
+    /// Why the run must stop before the hart's next instruction, besides an accelerator error.
+    stop: Option<Stop>,
     clock_hz: u32,
     /// The hart's call context ([`Bus::set_context`]), for the events' origins.
     ctx: u32,
@@ -118,6 +123,8 @@ impl<S: EventSink> MemorySystem<S> {
             mxp: Mxp::new(mxp),
             mxp_due: u64::MAX,
             mxp_error: None,
+            cycle_limit: u64::MAX,
+            stop: None,
             clock_hz,
             ctx: 0,
             clint: None,
@@ -151,6 +158,19 @@ impl<S: EventSink> MemorySystem<S> {
     /// The accelerator's error, if it stopped the run.
     pub fn mxp_error(&self) -> Option<&MxpError> {
         self.mxp_error.as_ref()
+    }
+
+    /// Bounds the run: the CPU never waits for the accelerator past `cycle_limit`, and the
+    /// accelerator gives up a long command when `stop` is set (both stop the run with
+    /// [`MemorySystem::stop`] set).
+    pub fn set_limits(&mut self, cycle_limit: u64, stop: StopRequest) {
+        self.cycle_limit = cycle_limit;
+        self.mxp.set_stop_request(stop);
+    }
+
+    /// Why the run must stop, when the memory system asked the hart to halt for that.
+    pub fn stop(&self) -> Option<Stop> {
+        self.stop
     }
 
     /// Stops the run after every CPU store into `[start, start + len)` of DRAM, for the host
@@ -306,7 +326,7 @@ impl<S: EventSink> MemorySystem<S> {
     fn time_bus_traffic(&mut self, traffic: Traffic, now: u64) -> u64 {
         let mut stall = self.hit_stall;
         if traffic.fill > 0 {
-            stall = self.axi.transfer(Master::Cache, Dir::Read, traffic.fill, now) - now;
+            stall = self.axi.transfer(Master::Cache, Dir::Read, traffic.fill.into(), now) - now;
         }
         for bytes in [traffic.writeback, traffic.through] {
             if bytes > 0 {
@@ -470,7 +490,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                 let range = Range::new(phys, len);
                 self.emit(Event::CpuAccess { space: Space::Dram, access: event::Access::Read, range, origin });
                 self.dram.read_bytes(phys, bytes).expect("target checked");
-                self.axi.transfer(Master::Uncached, Dir::Read, len, at.now) - at.now
+                self.axi.transfer(Master::Uncached, Dir::Read, len.into(), at.now) - at.now
             }
             Target::Sysctl(offset) => return Ok((read_part(self.sysctl_facts().read(offset & !3), offset, width), 0)),
             Target::MxpPort => return Ok(self.port_read(at, width)),
@@ -558,6 +578,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
         !self.watched_stores.is_empty()
             || !self.console.is_empty()
             || self.mxp_error.is_some()
+            || self.stop.is_some()
             || (S::ENABLED && self.sink.wants_halt())
     }
 

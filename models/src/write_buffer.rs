@@ -27,7 +27,7 @@ impl WriteBuffer {
             let oldest = self.in_flight.pop_front().expect("a full buffer is not empty");
             at = axi.wait(oldest).max(now);
         }
-        self.in_flight.push_back(axi.post(master, bytes, at));
+        self.in_flight.push_back(axi.post(master, bytes.into(), at));
         at - now
     }
 }

@@ -2,10 +2,11 @@
 
 use crate::config::{parse_size, MachineConfig};
 use crate::elf;
-use crate::event_trace::{Frame, TraceError, TraceReader, TraceWriter};
+use crate::event_trace::{Frame, Header, TraceError, TraceReader, TraceWriter};
 use crate::exit_code::{self, Failure, RunEnd, RACES_FOUND};
 use crate::gdb::{self, RacesSoFar};
-use crate::machine::{signature_range, Fault, Machine, Outcome, RunNotes};
+use crate::machine::{signature_range, Fault, Limits, Machine, Outcome, RunNotes};
+use crate::progress::ProgressLine;
 use crate::race_check::{Findings, RaceCheck};
 use crate::report;
 use crate::report::suppress::{self, Suppression};
@@ -132,6 +133,11 @@ struct RunArgs {
     /// Stop after N instructions (exit status 120) instead of running forever.
     #[arg(long, value_name = "N")]
     max_insns: Option<u64>,
+
+    /// Stop when the simulated clock reaches N cycles (exit status 120), also while the CPU
+    /// waits for the accelerator.
+    #[arg(long, value_name = "N")]
+    max_cycles: Option<u64>,
 
     /// Write one line per executed instruction (PC, word, disassembly, register written)
     /// and per trap to FILE.
@@ -339,16 +345,32 @@ struct DetectArgs {
     #[arg(long, value_name = "FW.elf")]
     elf: Option<PathBuf>,
 
+    /// Analyse a trace that was cut short or damaged up to its last intact frame (without
+    /// it such a trace is refused: exit status 108 or 124); the report says where it ends.
+    #[arg(long)]
+    partial: bool,
+
     #[command(flatten)]
     report: ReportArgs,
 }
 
 /// Parses the command line, runs it, and returns the process's exit status.
 pub fn main() -> ExitCode {
-    let matches =
-        Cli::command().after_help(exit_status_help()).get_matches_from(expand_short_form(std::env::args_os()));
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let parsed = Cli::command()
+        .after_help(exit_status_help())
+        .try_get_matches_from(expand_short_form(std::env::args_os()))
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => e.exit(), // --help, --version
+        Err(e) => {
+            use std::io::Write;
+            let _ = write!(io::stderr(), "{}", shorten_words(&e.render().to_string()));
+            return ExitCode::from(e.exit_code() as u8);
+        }
+    };
     init_logging(cli.verbose);
+    report_panics_as_internal_errors();
     let status = match cli.command {
         Command::Run(args) => run(args),
         Command::Sweep(args) => sweep(&args).unwrap_or_else(|Fatal(failure, message)| fail(failure, message)),
@@ -392,6 +414,18 @@ fn expand_short_form(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std:
     args
 }
 
+/// A panic is a bug of mxpsim: one line that says so and where, and its own exit status
+/// (not Rust's 101, which is a documented status here, nor an abort).
+fn report_panics_as_internal_errors() {
+    std::panic::set_hook(Box::new(|info| {
+        use std::io::Write;
+        let message = info.payload_as_str().unwrap_or("(no message)");
+        let at = info.location().map_or(String::new(), |l| format!(" at {}:{}", l.file(), l.line()));
+        let _ = writeln!(io::stderr(), "mxpsim: internal error: {message}{at} (a bug: please report it)");
+        std::process::exit(Failure::Internal.code().into());
+    }));
+}
+
 fn init_logging(verbose: u8) {
     let default = match verbose {
         0 => "warn",
@@ -411,9 +445,35 @@ fn fail(failure: Failure, message: impl std::fmt::Display) -> u8 {
     // A closed pipe ends quietly; standard error may be closed or full too: the status
     // still says what happened.
     if failure != Failure::ClosedPipe {
-        let _ = writeln!(io::stderr(), "mxpsim: error: {message}");
+        let _ = writeln!(io::stderr(), "mxpsim: error: {}", shorten_words(&message.to_string()));
     }
     failure.code()
+}
+
+/// `text` with every run of more than 120 non-blank characters cut to its first 60 and its
+/// length: error messages quote what they refuse (a value, a key, a path), and a 1 MB value
+/// must not become a 1 MB line.
+fn shorten_words(text: &str) -> String {
+    const LONGEST: usize = 120;
+    const KEPT: usize = 60;
+    let mut out = String::with_capacity(text.len().min(4096));
+    let mut rest = text;
+    while let Some(start) = rest.find(|c: char| !c.is_whitespace()) {
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let word = &rest[..end];
+        match word.char_indices().nth(LONGEST) {
+            Some(_) => {
+                let kept = word.char_indices().nth(KEPT).map_or(word.len(), |(i, _)| i);
+                out.push_str(&format!("{}… ({} bytes)", &word[..kept], word.len()));
+            }
+            None => out.push_str(word),
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Writes `what` to standard output: a full disk is an output failure (122); a reader that
@@ -510,7 +570,18 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
         None => None,
     };
     let cmdline = crate::semihost::command_line(&args.firmware, &args.args).map_err(|e| Fatal(Failure::Usage, e))?;
-    let host = Semihost::new(Box::new(BufWriter::new(io::stdout())), Box::new(io::stderr()), cmdline, config.clock_hz);
+    // On a terminal the firmware's lines show as they are written; elsewhere they are
+    // buffered (and flushed when the run ends, however it ends).
+    let console: Box<dyn io::Write> = match io::stdout().is_terminal() {
+        true => Box::new(io::LineWriter::new(io::stdout())),
+        false => Box::new(BufWriter::new(io::stdout())),
+    };
+    let progress = ProgressLine::on_terminal();
+    let (console, errors): (Box<dyn io::Write>, Box<dyn io::Write>) = match &progress {
+        Some(line) => (line.around(console), line.around(Box::new(io::stderr()))),
+        None => (console, Box::new(io::stderr())),
+    };
+    let host = Semihost::new(console, errors, cmdline, config.clock_hz);
     let race = match args.race_check {
         true => Some(race_checker(&args.report, config.geometry(), args.halt_on_race)?),
         false => None,
@@ -518,11 +589,12 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     let recorder = match &args.record_trace {
         Some(path) => {
             let what = "the event trace";
-            Some(TraceWriter::new(OutFile::create(what, path)?.out, config.geometry()).map_err(io_error(what, path))?)
+            let header = Header::new(config.geometry(), config.memory.ranges(), config.mxp.scratchpad_size);
+            Some(TraceWriter::new(OutFile::create(what, path)?.out, &header).map_err(io_error(what, path))?)
         }
         None => None,
     };
-    let outputs = Outputs { stats: stats_out, signature: signature_out };
+    let outputs = Outputs { stats: stats_out, signature: signature_out, progress };
     // One monomorphised machine per combination of sinks: an unused sink costs nothing.
     let (end, race, recorder, notes, mut late) = match (race, recorder) {
         (None, None) => simulate(args, &config, image, host, (), outputs).map(|(e, (), n, l)| (e, None, None, n, l))?,
@@ -541,9 +613,12 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     // The race report is delivered whatever else failed.
     let races = match race {
         Some(race) => {
-            let found =
-                Checked { findings: &race.finish(), source: &source, notes: &notes, end: &end, machine: Some(&config) };
-            report_races(&args.report, report_out, &suppressions, found)?
+            let findings = race.finish();
+            let found = Checked { findings: &findings, source: &source, notes: &notes, end: &end, machine: Some(&config) };
+            let races = report_races(&args.report, report_out, &suppressions, found)?;
+            // The simulator's own stream: an impossible event is mxpsim's bug.
+            late = late.or(rejected_events(&findings).map(|e| Fatal(Failure::Internal, e)));
+            races
         }
         None => 0,
     };
@@ -579,7 +654,11 @@ impl ReportOut {
                 err.write_all(text.as_bytes()).map_err(io_error("the race report", Path::new("standard error")))
             }
             ReportOut::Stdout => write_stdout(text, "the race report"),
-            ReportOut::File(file) => file.write(text),
+            ReportOut::File(file) => file.write(text).map_err(|Fatal(failure, message)| {
+                // The report must not be lost: standard error takes it.
+                let _ = io::stderr().lock().write_all(text.as_bytes());
+                Fatal(failure, format!("{message} (the report is above, on standard error)"))
+            }),
         }
     }
 }
@@ -680,29 +759,86 @@ fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
     let out = ReportOut::open(&args.report)?;
     let suppressions = args.report.suppressions()?;
     let mut race = race_checker(&args.report, reader.header.geometry, false)?;
+    let header = reader.header.clone();
     let mut notes = RunNotes::default();
     let mut end = None;
+    let mut events = 0;
+    // Events the recorded machine cannot have produced: how many, and the first.
+    let mut impossible = (0u64, None);
     for frame in reader {
-        match frame.map_err(bad_trace)? {
-            Frame::Event(event) => race.emit(event),
+        let frame = match frame {
+            Ok(frame) => frame,
+            Err(e) => match e.intact_frames() {
+                Some(_) if args.partial => {
+                    eprintln!("mxpsim: warning: {}: {e}; analysing the {events} events before it (--partial)", args.trace.display());
+                    end = Some(RunEnd::RecordingCut { events });
+                    break;
+                }
+                Some(frames) => {
+                    let failure = if matches!(e, TraceError::Cut { .. }) { Failure::CutTrace } else { Failure::BadTrace };
+                    return Err(Fatal(
+                        failure,
+                        format!(
+                            "{}: {e} ({frames} intact frames, {events} events); --partial analyses them",
+                            args.trace.display()
+                        ),
+                    ));
+                }
+                None => return Err(bad_trace(e)),
+            },
+        };
+        match frame {
+            Frame::Event(event) => {
+                events += 1;
+                match header.admits(&event) {
+                    Ok(()) => race.emit(event),
+                    Err(why) => {
+                        impossible.0 += 1;
+                        impossible.1.get_or_insert(format!("event {events}: {why}"));
+                    }
+                }
+            }
             Frame::Heap(event) => notes.heap.push(event),
             Frame::Calls(nodes) => {
                 notes.calls = CallTree::from_nodes(nodes).ok_or_else(|| bad_trace(TraceError::Corrupt { frame: 0 }))?
             }
-            Frame::End(recorded) => {
-                end = Some(serde_json::from_str(&recorded).map_err(|_| bad_trace(TraceError::Corrupt { frame: 0 }))?)
+            Frame::Trailer(trailer) => {
+                let recorded = serde_json::from_str(&trailer.end);
+                end = Some(recorded.map_err(|_| bad_trace(TraceError::Damaged { frames: trailer.frames }))?)
             }
         }
     }
-    let end = end.ok_or_else(|| bad_trace(TraceError::Truncated))?;
-    let found = Checked { findings: &race.finish(), source: &source, notes: &notes, end: &end, machine: None };
+    let end = end.expect("the reader ends with the trailer or an error");
+    let findings = race.finish();
+    let rejected = match impossible {
+        (count, Some(first)) => Some(format!(
+            "events naming bytes outside the recorded machine: {count} (the first: {first}); the report covers the others"
+        )),
+        _ => rejected_events(&findings),
+    };
+    let found = Checked { findings: &findings, source: &source, notes: &notes, end: &end, machine: None };
     let races = report_races(&args.report, out, &suppressions, found)?;
+    if let Some(rejected) = rejected {
+        return Err(Fatal(Failure::BadTrace, format!("{}: {rejected}", args.trace.display())));
+    }
     // The recorded run's failure is not this command's: only races decide.
     Ok(exit_code::exit_status(Ok(0), races, args.report.race_exitcode()))
 }
 
-/// Output files of a run that are written once it has ended.
+/// The events the detector rejected, in a sentence (`None` when it took them all): impossible
+/// in a stream mxpsim recorded, so the stream is damaged (or the simulator has a bug).
+fn rejected_events(findings: &Findings) -> Option<String> {
+    let first = findings.first_stream_error.as_ref()?;
+    Some(format!(
+        "events the race detector rejects as impossible in a run: {} (the first: {first}); the report covers the others",
+        findings.stream_errors
+    ))
+}
+
+/// What a run shows: while it runs (the progress line), and the output files written once it
+/// has ended.
 struct Outputs {
+    progress: Option<ProgressLine>,
     stats: Option<OutFile>,
     /// The signature region and its file.
     signature: Option<((u32, u32), OutFile)>,
@@ -778,20 +914,38 @@ fn simulate<S: EventSink + RacesSoFar>(
         machine.watch_heap();
     }
     let mut late = None;
+    let mut limits = Limits { max_insns: args.max_insns, max_cycles: args.max_cycles, ..Limits::default() };
+    if args.gdb.is_none() {
+        // (Under GDB, Ctrl-C belongs to the debugger.)
+        limits.stop = crate::signals::stop_on_signals()
+            .map_err(|e| Fatal(Failure::HostIo, format!("cannot install the signal handlers: {e}")))?;
+    }
+    machine.set_limits(limits);
+    let mut progress = outputs.progress;
+    let mut show = |m: &Machine<S>| progress.iter_mut().for_each(|line| line.update(m));
     let outcome = match (&args.trace, args.gdb) {
         (None, Some(port)) => {
             let listener = gdb::listen(port).map_err(|e| Fatal(Failure::HostIo, format!("--gdb {port}: {e}")))?;
-            gdb::serve(listener, &mut machine, args.max_insns).map_err(|e| Fatal(Failure::HostIo, e))?
+            gdb::serve(listener, &mut machine).map_err(|e| Fatal(Failure::HostIo, e))?
         }
-        (None, None) => machine.run(&mut (), args.max_insns),
+        (None, None) => machine.run(&mut (), &mut show),
         (Some(trace), _) => {
             let what = "the instruction trace";
             let mut tracer = Tracer::new(OutFile::create(what, trace)?.out);
-            let outcome = machine.run(&mut tracer, args.max_insns);
+            let outcome = machine.run(&mut tracer, &mut show);
             late = tracer.finish().map_err(io_error(what, trace)).err();
             outcome
         }
     };
+    drop(progress);
+    // The firmware's console: a reader that went away ends mxpsim as a closed pipe does any
+    // filter (after the report); another error (a full disk) is reported once.
+    if let Some(e) = machine.console_error() {
+        late = late.or(Some(match e.kind() {
+            io::ErrorKind::BrokenPipe => Fatal(Failure::ClosedPipe, String::new()),
+            _ => Fatal(Failure::HostIo, format!("cannot write the firmware's output to standard output: {e}")),
+        }));
+    }
     let stats = machine.stats();
     if args.stats {
         eprintln!("{stats}");
@@ -832,6 +986,15 @@ fn explain<S: EventSink>(machine: &Machine<S>, outcome: &Outcome) {
             "instruction limit reached: {limit} instructions executed, the firmware has not exited (pc {})",
             at(pc)
         )),
+        Outcome::CycleLimit { limit, now, pc } => error(format_args!(
+            "cycle limit reached: the clock is at cycle {now} (--max-cycles {limit}), the firmware has not exited (pc {})",
+            at(pc)
+        )),
+        Outcome::Interrupted { signal, pc, instructions } => error(format_args!(
+            "interrupted by {} after {instructions} instructions (pc {}); what the run has is delivered",
+            signal.name(),
+            at(pc)
+        )),
         Outcome::Asleep { pc, mie } => {
             let why = match mie {
                 0 => "no interrupt is enabled in mie".to_string(),
@@ -870,5 +1033,15 @@ mod tests {
     #[test]
     fn command_line_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn long_words_in_messages_are_cut() {
+        let value = "a".repeat(100_000);
+        let cut = shorten_words(&format!("bad value '{value}' for size\n  hint"));
+        assert_eq!(cut, format!("bad value '{}… (100002 bytes) for size\n  hint", "a".repeat(59)));
+        let kept = format!("a path /{} stays", "p".repeat(118));
+        assert_eq!(shorten_words(&kept), kept);
+        assert_eq!(shorten_words("  é  "), "  é  ");
     }
 }

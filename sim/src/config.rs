@@ -254,13 +254,20 @@ impl MachineConfig {
 /// The dotted name of the TOML key at byte `offset`, for error messages.
 fn field_at(text: &str, offset: usize) -> String {
     let before = &text[..offset.min(text.len())];
-    let table =
-        before.lines().rev().find_map(|l| l.trim().strip_prefix('[').and_then(|t| t.strip_suffix(']'))).map(str::trim);
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let key = text[line_start..].split('=').next().unwrap_or("").trim();
-    match table {
-        Some(t) if !key.starts_with('[') => format!("{t}.{key}"),
-        _ => key.trim_matches(['[', ']']).to_string(),
+    let line = text[line_start..].lines().next().unwrap_or("").trim();
+    // A table header (`[name]`, `[[name]]`): the error is about the table itself.
+    let header = |line: &str| {
+        let name = line.strip_prefix('[')?.trim_start_matches('[');
+        Some(name.split(']').next().unwrap_or("").trim().to_string())
+    };
+    if let Some(table) = header(line) {
+        return table;
+    }
+    let key = line.split('=').next().unwrap_or("").trim();
+    match before[..line_start].lines().rev().find_map(|l| header(l.trim())) {
+        Some(table) => format!("{table}.{key}"),
+        None => key.to_string(),
     }
 }
 
@@ -366,6 +373,22 @@ mod tests {
         assert!(e.reason.contains("unknown field"), "{e}");
         let e = MachineConfig::from_toml("[memory]\nuncached_alias = 0x80000000\n").unwrap().validate().unwrap_err();
         assert_eq!(e.field, "memory.uncached_alias");
+        // An unknown table: its name, on one line (it once took the next line along).
+        let e = MachineConfig::from_toml("[mxpp]\nx = 1\n").unwrap_err();
+        assert_eq!(e.field, "mxpp");
+        let e = MachineConfig::from_toml("[[memory.regions]]\nbase = 0\nsize = 4096\nfoo = 3\n").unwrap_err();
+        assert_eq!(e.field, "memory.regions.foo");
+    }
+
+    #[test]
+    fn lists_must_have_their_exact_length() {
+        // A fourth value used to be dropped silently.
+        let e = MachineConfig::from_toml("[mxp]\nfxp_frac_bits = [1, 2, 3, 4]\n").unwrap_err();
+        assert_eq!(e.field, "mxp.fxp_frac_bits");
+        assert!(e.reason.contains("invalid length 4, expected a list of 3 values"), "{e}");
+        assert!(MachineConfig::from_toml("[mxp]\ncustom_lanes = [1]\n").is_err());
+        let c = MachineConfig::from_toml("[mxp]\nfxp_frac_bits = [1, 2, 3]\n").unwrap();
+        assert_eq!(c.mxp.fxp_frac_bits, [1, 2, 3]);
     }
 
     #[test]

@@ -62,6 +62,28 @@ impl ElfError {
     }
 }
 
+/// goblin's error as a sentence about the file: its own texts ("bad offset 84", "type is too
+/// big (52) for 40") say what the parser tried, not what is wrong with the file.
+fn explain_parse_error(e: goblin::error::Error, file_len: usize) -> String {
+    use goblin::error::Error as Parse;
+    use scroll::Error as Read;
+    match e {
+        Parse::Scroll(Read::TooBig { size, len }) => format!(
+            "a {size}-byte header or table runs past the end of the {len} bytes it is read from: the file is cut \
+             short, or a header gives a wrong offset or size"
+        ),
+        Parse::Scroll(Read::BadOffset(offset)) => {
+            format!("a header points at offset {offset:#x}, beyond the file's {file_len} bytes: the file is cut short or damaged")
+        }
+        Parse::Scroll(Read::BadInput { msg, .. }) => format!("a header field cannot be read: {msg}"),
+        Parse::BufferTooShort(count, what) => {
+            format!("the file is too short for its {what} ({count} of them): it is cut short or a header is damaged")
+        }
+        Parse::Malformed(what) => format!("its headers are inconsistent: {what}"),
+        other => format!("it cannot be parsed: {other}"),
+    }
+}
+
 impl fmt::Display for ElfError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -107,7 +129,7 @@ pub fn parse(bytes: &[u8]) -> Result<Image, ElfError> {
         Some(2) => return Err(ElfError::BigEndian),
         _ => return Err(ElfError::Malformed("invalid ELF data-encoding byte".into())),
     }
-    let elf = Elf::parse(bytes).map_err(|e| ElfError::Malformed(e.to_string()))?;
+    let elf = Elf::parse(bytes).map_err(|e| ElfError::Malformed(explain_parse_error(e, bytes.len())))?;
     let h = &elf.header;
     if h.e_machine != EM_RISCV {
         return Err(ElfError::WrongMachine(goblin::elf::header::machine_to_str(h.e_machine).to_string()));

@@ -45,6 +45,7 @@ macro_rules! failures {
 
 failures! {
     Usage = 2 => "bad command line",
+    Internal = 100 => "mxpsim itself failed: a bug (the message says where; please report it)",
     Unreadable = 101 => "the firmware file (or, for `detect`, the trace) cannot be read",
     NotElf = 102 => "not an ELF file, or a malformed one",
     Elf64 = 103 => "a 64-bit ELF file",
@@ -54,18 +55,25 @@ failures! {
     NoLoadableSegment = 106 => "no loadable segment",
     OutsideMemory = 107 =>
         "a segment, the entry point or the stack's top outside memory (the message names the setting that fixes it)",
+    CutTrace = 108 =>
+        "`detect`: the event trace ends before its trailer (the recording was cut short); `--partial` analyses what it holds",
     InvalidConfig = 110 => "invalid configuration, grid or suppressions file",
-    InsnLimit = 120 => "instruction limit reached (`--max-insns`): the run did not finish",
+    InsnLimit = 120 => "instruction or cycle limit reached (`--max-insns`, `--max-cycles`): the run did not finish",
     TrapLoop = 121 =>
         "the firmware trapped and its trap handler could not get through (none installed, or it traps again before returning)",
-    HostIo = 122 => "an output file (report, statistics, trace, table) could not be created or written",
+    HostIo = 122 =>
+        "an output (report, statistics, trace, table file, or the firmware's console) could not be created or written",
     Accelerator = 123 =>
         "the accelerator was given a command it cannot carry out (malformed command, scratchpad range out of bounds, DMA outside DRAM, VL of zero, …)",
-    BadTrace = 124 => "`detect`: not an event trace, or a damaged one",
+    BadTrace = 124 =>
+        "`detect`: not an event trace, a damaged one, or one with events the detector rejects as impossible",
     Asleep = 125 => "the firmware waits (`wfi`) for an interrupt that nothing can raise (none enabled, or no source armed)",
     Killed = 126 => "the debugger ended the run (`kill` under `--gdb`)",
-    // 128 + SIGPIPE: what a shell reports of a filter a closed pipe killed.
+    // 128 + the signal's number: what a shell reports of a process the signal ended.
+    Interrupted = 130 =>
+        "interrupted (SIGINT, Ctrl-C): the run stopped; the firmware's output, the race report so far and the files asked for are written",
     ClosedPipe = 141 => "standard output was closed by its reader (a pipe: `| head`)",
+    Terminated = 143 => "terminated (SIGTERM): as for 130",
 }
 
 /// The default exit status when races were found (ThreadSanitizer's).
@@ -101,6 +109,10 @@ pub enum RunEnd {
     Tohost { value: u32 },
     /// `--max-insns` instructions ran without the firmware exiting.
     InstructionLimit { limit: u64 },
+    /// The simulated clock reached `--max-cycles` without the firmware exiting.
+    CycleLimit { limit: u64 },
+    /// A signal stopped the run after `instructions` instructions.
+    Interrupted { signal: Signal, instructions: u64 },
     /// The firmware trapped and its trap handler could not get through.
     TrapLoop,
     /// The firmware waits (`wfi`) for an interrupt that nothing can raise.
@@ -113,6 +125,9 @@ pub enum RunEnd {
     DoesNotFit { message: String },
     /// The race checker stopped the run at its first race (`--halt-on-race`).
     HaltedOnRace,
+    /// `detect --partial`: the trace was cut short or damaged after `events` events; how the
+    /// run ended is unknown.
+    RecordingCut { events: u64 },
 }
 
 impl RunEnd {
@@ -123,13 +138,16 @@ impl RunEnd {
             RunEnd::Exited { status } => Ok(status as u8),
             RunEnd::Tohost { value: 1 } => Ok(0),
             RunEnd::Tohost { value } => Ok(tohost_failure_status(value)),
-            RunEnd::InstructionLimit { .. } => Err(Failure::InsnLimit),
+            RunEnd::InstructionLimit { .. } | RunEnd::CycleLimit { .. } => Err(Failure::InsnLimit),
+            RunEnd::Interrupted { signal: Signal::Int, .. } => Err(Failure::Interrupted),
+            RunEnd::Interrupted { signal: Signal::Term, .. } => Err(Failure::Terminated),
             RunEnd::TrapLoop => Err(Failure::TrapLoop),
             RunEnd::Asleep => Err(Failure::Asleep),
             RunEnd::Killed => Err(Failure::Killed),
             RunEnd::AcceleratorError { .. } => Err(Failure::Accelerator),
             RunEnd::DoesNotFit { .. } => Err(Failure::OutsideMemory),
             RunEnd::HaltedOnRace => Ok(0),
+            RunEnd::RecordingCut { .. } => Err(Failure::CutTrace),
         }
     }
 
@@ -149,6 +167,12 @@ impl RunEnd {
             RunEnd::InstructionLimit { limit } => {
                 format!("the run stopped at the instruction limit ({limit}) before the firmware finished")
             }
+            RunEnd::CycleLimit { limit } => {
+                format!("the run stopped at the cycle limit ({limit}) before the firmware finished")
+            }
+            RunEnd::Interrupted { signal, instructions } => {
+                format!("the run was interrupted ({}) after {instructions} instructions", signal.name())
+            }
             RunEnd::TrapLoop => {
                 "the run stopped: the firmware trapped and its trap handler could not get through".into()
             }
@@ -157,6 +181,9 @@ impl RunEnd {
             RunEnd::AcceleratorError { message } => format!("the run stopped: accelerator error: {message}"),
             RunEnd::DoesNotFit { message } => format!("the firmware does not fit the machine: {message}"),
             RunEnd::HaltedOnRace => "the run stopped at the first race (--halt-on-race)".into(),
+            RunEnd::RecordingCut { events } => {
+                format!("the recording ends after {events} events (cut short or damaged; --partial)")
+            }
         }
     }
 }
@@ -169,12 +196,40 @@ impl std::fmt::Display for RunEnd {
             RunEnd::Tohost { value: 1 } => write!(f, "0"),
             RunEnd::Tohost { value } => write!(f, "test {} failed", value >> 1),
             RunEnd::InstructionLimit { .. } => write!(f, "instruction limit"),
+            RunEnd::CycleLimit { .. } => write!(f, "cycle limit"),
+            RunEnd::Interrupted { signal, .. } => write!(f, "interrupted ({})", signal.name()),
             RunEnd::TrapLoop => write!(f, "trap loop"),
             RunEnd::Asleep => write!(f, "asleep"),
             RunEnd::Killed => write!(f, "killed"),
             RunEnd::AcceleratorError { message } => write!(f, "accelerator: {message}"),
             RunEnd::DoesNotFit { message } => write!(f, "does not fit: {message}"),
             RunEnd::HaltedOnRace => write!(f, "halted"),
+            RunEnd::RecordingCut { .. } => write!(f, "recording cut"),
+        }
+    }
+}
+
+/// The signals that stop a run in an orderly way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Signal {
+    Int,
+    Term,
+}
+
+impl Signal {
+    /// The signal of this number (one of the two that stop a run).
+    pub fn of(number: usize) -> Signal {
+        match i32::try_from(number) {
+            Ok(signal_hook::consts::SIGTERM) => Signal::Term,
+            _ => Signal::Int,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Signal::Int => "SIGINT",
+            Signal::Term => "SIGTERM",
         }
     }
 }

@@ -96,12 +96,11 @@ pub fn listen(port: u16) -> std::io::Result<TcpListener> {
 pub fn serve<S: EventSink + RacesSoFar>(
     listener: TcpListener,
     machine: &mut Machine<S>,
-    max_insns: Option<u64>,
 ) -> Result<Outcome, String> {
     let (stream, _) = listener.accept().map_err(|e| format!("--gdb: cannot accept a connection: {e}"))?;
     // Small packets go out at once (the protocol is a ping-pong of tiny messages).
     let _ = stream.set_nodelay(true);
-    let mut session = Session::new(machine, max_insns);
+    let mut session = Session::new(machine);
     let stub = GdbStub::new(stream);
     let reason = stub.run_blocking::<EventLoop<Session<'_, S>>>(&mut session).map_err(|e| format!("--gdb: {e}"))?;
     if let Some(outcome) = session.ended.take() {
@@ -109,7 +108,7 @@ pub fn serve<S: EventSink + RacesSoFar>(
     }
     match reason {
         DisconnectReason::Kill => Ok(Outcome::Killed { pc: session.machine.hart.pc }),
-        _ => Ok(session.machine.run(&mut (), max_insns)),
+        _ => Ok(session.machine.run(&mut (), |_| {})),
     }
 }
 
@@ -128,7 +127,6 @@ struct Watch {
 
 struct Session<'m, S: EventSink> {
     machine: &'m mut Machine<S>,
-    max_insns: Option<u64>,
     mode: Mode,
     breakpoints: BTreeSet<u32>,
     watches: Vec<Watch>,
@@ -137,10 +135,9 @@ struct Session<'m, S: EventSink> {
 }
 
 impl<'m, S: EventSink + RacesSoFar> Session<'m, S> {
-    fn new(machine: &'m mut Machine<S>, max_insns: Option<u64>) -> Self {
+    fn new(machine: &'m mut Machine<S>) -> Self {
         Session {
             machine,
-            max_insns,
             mode: Mode::Continue,
             breakpoints: BTreeSet::new(),
             watches: Vec::new(),
@@ -180,7 +177,7 @@ impl<'m, S: EventSink + RacesSoFar> Session<'m, S> {
             return Some(SingleThreadStopReason::Exited(exit_code_of(outcome)));
         }
         let budget = if self.mode == Mode::Step || !self.watches.is_empty() { 1 } else { SLICE };
-        let progress = self.machine.run_for(&mut (), budget, self.max_insns);
+        let progress = self.machine.run_for(&mut (), budget);
         match progress {
             Progress::Ended(outcome) => {
                 let stop = match outcome {

@@ -3,7 +3,7 @@
 
 use crate::config::MachineConfig;
 use crate::elf::Image;
-use crate::exit_code::RunEnd;
+use crate::exit_code::{RunEnd, Signal};
 use crate::heap::{HeapEvent, HeapWatch};
 use crate::htif::{self, Htif};
 use crate::semihost::{self, Semihost};
@@ -15,6 +15,7 @@ use mxpsim_models::cpu::{decode, Exit, Hart, Observer, Trap};
 use mxpsim_models::events::EventSink;
 use mxpsim_models::memory_system::MemorySystem;
 use mxpsim_models::mxp::engine::{MxpError, MxpStats};
+use mxpsim_models::stop::StopRequest;
 use serde::Serialize;
 use std::fmt;
 
@@ -97,6 +98,10 @@ pub enum Outcome {
     ToHost(u32),
     /// `--max-insns` instructions ran without the firmware exiting.
     InsnLimit { limit: u64, pc: u32 },
+    /// The clock reached `--max-cycles` (it stands at `now`) without the firmware exiting.
+    CycleLimit { limit: u64, now: u64, pc: u32 },
+    /// A signal asked the run to stop (the [`StopRequest`] was set).
+    Interrupted { signal: Signal, pc: u32, instructions: u64 },
     /// The firmware trapped and its handler could not get through.
     TrapLoop { first: Trap, first_pc: u32, second: Trap, second_pc: u32, mtvec: u32 },
     /// The `wfi` at `pc` waits for an interrupt that nothing can raise (`mie` as it was).
@@ -116,6 +121,10 @@ impl Outcome {
             Outcome::Exited(status) => RunEnd::Exited { status: *status },
             Outcome::ToHost(value) => RunEnd::Tohost { value: *value },
             Outcome::InsnLimit { limit, .. } => RunEnd::InstructionLimit { limit: *limit },
+            Outcome::CycleLimit { limit, .. } => RunEnd::CycleLimit { limit: *limit },
+            Outcome::Interrupted { signal, instructions, .. } => {
+                RunEnd::Interrupted { signal: *signal, instructions: *instructions }
+            }
             Outcome::TrapLoop { .. } => RunEnd::TrapLoop,
             Outcome::Asleep { .. } => RunEnd::Asleep,
             Outcome::Killed { .. } => RunEnd::Killed,
@@ -174,6 +183,20 @@ pub struct RunNotes {
     pub calls: CallTree,
 }
 
+/// What bounds a run besides the firmware's own end.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub max_insns: Option<u64>,
+    /// Simulated cycles (the CPU's clock).
+    pub max_cycles: Option<u64>,
+    /// Set from outside (a signal handler) to stop the run; its reason is a signal's number.
+    pub stop: StopRequest,
+}
+
+/// Instructions per slice of [`Machine::run`]: between slices the stop request is looked at
+/// and the caller may show progress (a few milliseconds of simulation).
+const SLICE: u64 = 1 << 20;
+
 /// The machine, reporting its memory-interface events to `S` (`()`: nowhere, at no cost).
 pub struct Machine<S: EventSink = ()> {
     pub hart: Hart,
@@ -184,6 +207,7 @@ pub struct Machine<S: EventSink = ()> {
     htif: Option<Htif>,
     /// The firmware's allocator calls, when watched ([`Machine::watch_heap`]).
     heap: Option<HeapWatch>,
+    limits: Limits,
 }
 
 /// A fault the firmware took, for a diagnosis.
@@ -255,7 +279,8 @@ impl<S: EventSink> Machine<S> {
             bus.watch_stores(start, len);
             htif
         });
-        Ok(Machine { hart: Hart::new(image.entry, &config.cpu), bus, symbols: image.symbols, host, htif, heap: None })
+        let hart = Hart::new(image.entry, &config.cpu);
+        Ok(Machine { hart, bus, symbols: image.symbols, host, htif, heap: None, limits: Limits::default() })
     }
 
     /// The signature region of an architecture test (the bytes from the symbol
@@ -310,34 +335,58 @@ impl<S: EventSink> Machine<S> {
         }
     }
 
-    /// Runs until the firmware exits or a limit is reached.
-    pub fn run<O: Observer>(&mut self, obs: &mut O, max_insns: Option<u64>) -> Outcome {
+    /// Bounds the runs from now on.
+    pub fn set_limits(&mut self, limits: Limits) {
+        let max_cycles = limits.max_cycles.unwrap_or(u64::MAX);
+        self.hart.set_cycle_limit(max_cycles);
+        self.bus.set_limits(max_cycles, limits.stop.clone());
+        self.limits = limits;
+    }
+
+    /// Runs until the firmware exits or a limit is reached; `between` is called between
+    /// slices of the run (to show progress).
+    pub fn run<O: Observer>(&mut self, obs: &mut O, mut between: impl FnMut(&Self)) -> Outcome {
         let outcome = loop {
-            if let Progress::Ended(outcome) = self.run_for(obs, u64::MAX, max_insns) {
-                break outcome;
+            match self.run_for(obs, SLICE) {
+                Progress::Ended(outcome) => break outcome,
+                _ => between(self),
             }
         };
         self.flush_output();
         outcome
     }
 
-    /// Flushes the firmware's output. (A failure to flush shows up as a host error in the
-    /// caller's own writes, so it is not fatal here.)
+    /// Flushes the firmware's output (an error is kept for [`Machine::console_error`]).
     pub fn flush_output(&mut self) {
-        let _ = self.host.flush();
+        self.host.flush();
+    }
+
+    /// The first error writing the firmware's console during the run, if any.
+    pub fn console_error(&mut self) -> Option<std::io::Error> {
+        self.host.console_error()
+    }
+
+    /// How the run ends now, if a limit or the stop request ends it.
+    fn limit_reached(&self) -> Option<Outcome> {
+        let pc = self.hart.pc;
+        if let Some(reason) = self.limits.stop.reason() {
+            return Some(Outcome::Interrupted { signal: Signal::of(reason), pc, instructions: self.hart.steps });
+        }
+        match (self.limits.max_insns, self.limits.max_cycles) {
+            (Some(limit), _) if self.hart.steps >= limit => Some(Outcome::InsnLimit { limit, pc }),
+            (_, Some(limit)) if self.hart.now >= limit => Some(Outcome::CycleLimit { limit, now: self.hart.now, pc }),
+            _ => None,
+        }
     }
 
     /// Runs at most `budget` instructions (and traps), stopping earlier when the run ends
-    /// (`max_insns` included) or the hart reaches a probe (a breakpoint, say: the heap watch
+    /// (its limits included) or the hart reaches a probe (a breakpoint, say: the heap watch
     /// has seen its own probes by then).
-    pub fn run_for<O: Observer>(&mut self, obs: &mut O, budget: u64, max_insns: Option<u64>) -> Progress {
-        let budget = match max_insns {
-            Some(limit) if self.hart.steps >= limit => {
-                return Progress::Ended(Outcome::InsnLimit { limit, pc: self.hart.pc });
-            }
-            Some(limit) => budget.min(limit - self.hart.steps),
-            None => budget,
-        };
+    pub fn run_for<O: Observer>(&mut self, obs: &mut O, budget: u64) -> Progress {
+        if let Some(outcome) = self.limit_reached() {
+            return Progress::Ended(outcome);
+        }
+        let budget = self.limits.max_insns.map_or(budget, |limit| budget.min(limit - self.hart.steps));
         let ended = |outcome| Progress::Ended(outcome);
         match self.hart.run(&mut self.bus, obs, budget) {
             Exit::Budget => Progress::Paused,
@@ -372,12 +421,17 @@ impl<S: EventSink> Machine<S> {
                 if let Some(e) = self.bus.mxp_error() {
                     return ended(Outcome::Accelerator(e.clone()));
                 }
+                if let Some(stop) = self.bus.stop() {
+                    let outcome = self.limit_reached();
+                    return ended(outcome.unwrap_or_else(|| panic!("the memory system stopped ({stop:?}) at no limit")));
+                }
                 if self.bus.sink_wants_halt() {
                     return ended(Outcome::HaltedOnRace { pc: self.hart.pc });
                 }
                 Progress::Paused
             }
             Exit::Asleep { pc, mie } => ended(Outcome::Asleep { pc, mie }),
+            Exit::CycleLimit => ended(self.limit_reached().expect("the hart stops at the cycle limit")),
             Exit::TrapLoop { first, first_pc, second, second_pc } => {
                 let mtvec = self.hart.csr.trap_vector();
                 ended(Outcome::TrapLoop { first, first_pc, second, second_pc, mtvec })

@@ -232,7 +232,8 @@ impl RaceCheck {
     #[cold]
     #[inline(never)]
     fn stream_error(&mut self, e: StreamError) {
-        tracing::error!("race detector: event stream error: {e}");
+        // Counted and summed up once at the end (a damaged trace may hold millions).
+        tracing::debug!("race detector: event stream error: {e}");
         self.stream_errors += 1;
         self.first_stream_error.get_or_insert(e);
     }

@@ -80,6 +80,8 @@ pub struct Semihost {
     errno: u32,
     cmdline: String,
     clock_hz: u32,
+    /// The first error writing the firmware's console (reported once, after the run).
+    console_error: Option<std::io::Error>,
 }
 
 /// The command line the firmware gets (`SYS_GET_CMDLINE`): the ELF's file name as `argv[0]`
@@ -99,7 +101,7 @@ pub fn command_line(elf: &std::path::Path, args: &[String]) -> Result<String, St
 
 impl Semihost {
     pub fn new(stdout: Box<dyn Write>, stderr: Box<dyn Write>, cmdline: String, clock_hz: u32) -> Self {
-        Semihost { stdout, stderr, files: Vec::new(), errno: 0, cmdline, clock_hz }
+        Semihost { stdout, stderr, files: Vec::new(), errno: 0, cmdline, clock_hz, console_error: None }
     }
 
     /// Performs operation `op` with argument `arg`; `cycles` is the simulated time.
@@ -113,17 +115,32 @@ impl Semihost {
         }
     }
 
-    /// Flushes the console streams (at exit, and before anything else writes to the terminal).
-    /// Writes what the firmware sent through another console (the HTIF's) to its standard
-    /// output. A write error is the same as a semihosting write's: the firmware's output is
-    /// lost, the run goes on.
+    /// Writes what the firmware sent through another console (the HTIF's, the UART's) to its
+    /// standard output. A write error is the same as a semihosting write's: the firmware's
+    /// output is lost, the run goes on, and the first error is kept for
+    /// [`Semihost::console_error`].
     pub fn console(&mut self, bytes: &[u8]) {
-        let _ = self.stdout.write_all(bytes);
+        let written = self.stdout.write_all(bytes);
+        let _ = self.note(written);
     }
 
-    pub fn flush(&mut self) -> std::io::Result<()> {
-        self.stdout.flush()?;
-        self.stderr.flush()
+    /// Flushes the console streams (at exit, and before anything else writes to the terminal).
+    pub fn flush(&mut self) {
+        let flushed = self.stdout.flush().and_then(|()| self.stderr.flush());
+        let _ = self.note(flushed);
+    }
+
+    /// The first error writing the firmware's console, if there was one (and forgets it).
+    pub fn console_error(&mut self) -> Option<std::io::Error> {
+        self.console_error.take()
+    }
+
+    /// Keeps the first console error.
+    fn note(&mut self, result: std::io::Result<()>) -> std::io::Result<()> {
+        if let Err(e) = &result {
+            self.console_error.get_or_insert_with(|| std::io::Error::new(e.kind(), e.to_string()));
+        }
+        result
     }
 
     fn dispatch<B: Bus>(&mut self, bus: &mut B, op: u32, arg: u32, cycles: u64) -> Result<Outcome, u32> {
@@ -263,7 +280,7 @@ impl Semihost {
             File::Stderr => self.stdout.flush().and_then(|_| self.stderr.write_all(data)),
             File::Stdin | File::Features { .. } => return Err(errno::EBADF),
         };
-        result.map_err(|_| errno::EBADF)
+        self.note(result).map_err(|_| errno::EBADF)
     }
 }
 
@@ -274,9 +291,19 @@ fn words<B: Bus, const N: usize>(bus: &B, addr: u32) -> Result<[u32; N], u32> {
     Ok(std::array::from_fn(|i| u32::from_le_bytes(raw[4 * i..4 * i + 4].try_into().expect("4 bytes"))))
 }
 
+/// `len` bytes from `addr`, read a block at a time: memory grows only as far as the range
+/// is readable (a length of 0xffffffff fails at the end of memory, not by allocating 4 GiB).
 fn bytes<B: Bus>(bus: &B, addr: u32, len: u32) -> Result<Vec<u8>, u32> {
-    let mut buf = vec![0u8; len as usize];
-    bus.peek(addr, &mut buf).map_err(|_| errno::EFAULT)?;
+    const BLOCK: u32 = 64 << 10;
+    let mut buf = Vec::new();
+    let mut done = 0;
+    while done < len {
+        let n = (len - done).min(BLOCK);
+        let start = buf.len();
+        buf.resize(start + n as usize, 0);
+        bus.peek(addr.wrapping_add(done), &mut buf[start..]).map_err(|_| errno::EFAULT)?;
+        done += n;
+    }
     Ok(buf)
 }
 

@@ -5,7 +5,7 @@
 use crate::config::MachineConfig;
 use crate::elf::{self, ElfError};
 use crate::exit_code::RunEnd;
-use crate::machine::Machine;
+use crate::machine::{Limits, Machine};
 use crate::race_check::RaceCheck;
 use crate::semihost::Semihost;
 use mxpsim_detector::Config as DetectorConfig;
@@ -93,7 +93,8 @@ fn run_one(path: &Path, variant: &Variant, max_insns: u64) -> Result<Row, ElfErr
         Ok(m) => m,
         Err(e) => return Ok(failed_row(program, variant, RunEnd::DoesNotFit { message: e.to_string() })),
     };
-    let outcome = machine.run(&mut (), Some(max_insns)).end();
+    machine.set_limits(Limits { max_insns: Some(max_insns), ..Limits::default() });
+    let outcome = machine.run(&mut (), |_| {}).end();
     let stats = machine.stats();
     let notes = machine.notes();
     let findings = machine.into_sink().finish();

@@ -491,17 +491,19 @@ impl FastDetector {
 }
 
 /// The lines `ranges` (sorted, disjoint) touch, in order, each with the bytes touched.
-fn masks_by_line(ranges: &[Range], line_size: u32) -> Vec<(u32, LineMask)> {
-    let lines = ranges.iter().map(|r| (r.len / line_size) as usize + 2).sum();
-    let mut out: Vec<(u32, LineMask)> = Vec::with_capacity(lines);
-    for &range in ranges {
-        for (line, part) in bytes::split_by_line(range, line_size) {
-            let mask = LineMask::of(line, part);
-            match out.last_mut() {
-                Some((last, touched)) if *last == line => *touched = touched.union(mask),
-                _ => out.push((line, mask)),
-            }
+fn masks_by_line(ranges: &[Range], line_size: u32) -> impl Iterator<Item = (u32, LineMask)> + '_ {
+    // An iterator, not a list: a node's ranges may span gigabytes (a damaged trace's), and
+    // only lines the detector knows cost anything.
+    let mut parts = ranges
+        .iter()
+        .flat_map(move |&range| bytes::split_by_line(range, line_size))
+        .map(|(line, part)| (line, LineMask::of(line, part)))
+        .peekable();
+    std::iter::from_fn(move || {
+        let (line, mut touched) = parts.next()?;
+        while let Some((_, mask)) = parts.next_if(|&(next, _)| next == line) {
+            touched = touched.union(mask);
         }
-    }
-    out
+        Some((line, touched))
+    })
 }

@@ -77,6 +77,9 @@ pub enum Exit {
     /// `mie` whose source could raise it (the timer's compare value out of reach, or only
     /// sources that need a store by this hart). The `wfi` has retired.
     Asleep { pc: u32, mie: u32 },
+    /// The clock reached the cycle limit ([`Hart::set_cycle_limit`]) before the next
+    /// instruction.
+    CycleLimit,
 }
 
 pub struct Hart {
@@ -121,6 +124,9 @@ pub struct Hart {
     /// to print, an accelerator error, a race to halt on): the instruction completes as any
     /// other, registers written, and the hart stops before the next one.
     halt_after: bool,
+    /// The hart stops before the first instruction at or after this cycle
+    /// ([`Exit::CycleLimit`]); `irq_check_at` never lies beyond it.
+    cycle_limit: u64,
 }
 
 /// The faults the firmware took ([`Cause::is_fault`]): the first few with their PCs, and how
@@ -157,6 +163,7 @@ impl Hart {
             reservation: None,
             irq_check_at: 0,
             halt_after: false,
+            cycle_limit: u64::MAX,
         }
     }
 
@@ -289,11 +296,21 @@ impl Hart {
     /// bus asked for, else a look at the interrupts.
     #[cold]
     fn between_instructions<B: Bus, O: Observer>(&mut self, bus: &mut B, obs: &mut O) -> Option<Exit> {
-        let halt = self.take_halt();
-        if halt.is_none() {
-            self.poll_interrupts(bus, obs);
+        if let Some(halt) = self.take_halt() {
+            return Some(halt);
         }
-        halt
+        if self.now >= self.cycle_limit {
+            return Some(Exit::CycleLimit);
+        }
+        self.poll_interrupts(bus, obs);
+        None
+    }
+
+    /// Stops the hart before the first instruction at or after cycle `limit` (a `wfi` waits
+    /// no longer than that).
+    pub fn set_cycle_limit(&mut self, limit: u64) {
+        self.cycle_limit = limit;
+        self.irq_check_at = 0;
     }
 
     /// The stop the bus asked for during the last instruction, if it did (and forgets it).
@@ -332,7 +349,7 @@ impl Hart {
         self.csr.mip = bus.interrupts(self.now);
         // Lines already up stay up until a device store (which brings the check forward):
         // until the next edge, only CSR writes and `mret` can make one taken.
-        self.irq_check_at = bus.interrupt_due();
+        self.irq_check_at = bus.interrupt_due().min(self.cycle_limit);
         let pending = self.csr.enabled_pending();
         if pending == 0 || !self.csr.takes_interrupts() {
             return;
@@ -363,7 +380,8 @@ impl Hart {
         // is the only one that could make it.
         let rise = bus.interrupt_due();
         if self.csr.mie() & Interrupt::Timer.bit() != 0 && rise != u64::MAX {
-            self.now = self.now.max(rise);
+            // Past the cycle limit, the wait ends there (and so does the run).
+            self.now = self.now.max(rise.min(self.cycle_limit));
             return Ok(next);
         }
         Err(Event::Stop(Exit::Asleep { pc, mie: self.csr.mie() }))

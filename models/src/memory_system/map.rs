@@ -66,6 +66,12 @@ impl Default for MemoryMap {
 }
 
 impl MemoryMap {
+    /// The memory: DRAM, then the other regions.
+    pub fn ranges(&self) -> Vec<Range> {
+        let regions = self.regions.iter().map(|r| Range::new(r.base, r.size));
+        std::iter::once(Range::new(self.dram_base, self.dram_size)).chain(regions).collect()
+    }
+
     /// True if `[addr, addr + len)` lies in memory: DRAM or one other region.
     pub fn is_memory(&self, addr: u32, len: u32) -> bool {
         let inside = |base, size| offset_in(base, size, addr, len).is_some();

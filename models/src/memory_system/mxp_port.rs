@@ -7,7 +7,8 @@ use super::MemorySystem;
 use crate::bus::{Access, Width};
 use crate::events::EventSink;
 use crate::mxp::command::Command;
-use crate::mxp::engine::{Mxp, MxpError};
+use crate::mxp::engine::{Halt, Mxp, MxpError};
+use crate::stop::Stop;
 use mxpsim_detector::event::Event;
 
 impl<S: EventSink> MemorySystem<S> {
@@ -28,14 +29,33 @@ impl<S: EventSink> MemorySystem<S> {
                 sink.emit(event);
             }
         });
-        if let Err(e) = result {
-            self.mxp_error.get_or_insert(e);
+        if let Err(halt) = result {
+            self.halt(halt);
         }
         self.mxp_due = self.mxp.next_due();
     }
 
     fn fail(&mut self, error: MxpError) {
         self.mxp_error.get_or_insert(error);
+    }
+
+    fn halt(&mut self, halt: Halt) {
+        match halt {
+            Halt::Error(e) => self.fail(e),
+            Halt::Requested => {
+                self.stop.get_or_insert(Stop::Requested);
+            }
+        }
+    }
+
+    /// The CPU's stall for a wait from `now` until `until`, cut at the cycle limit (the run
+    /// then stops, the clock at the limit).
+    fn wait_until(&mut self, now: u64, until: u64) -> u64 {
+        if until > self.cycle_limit {
+            self.stop.get_or_insert(Stop::CycleLimit);
+            return self.cycle_limit.saturating_sub(now);
+        }
+        until - now
     }
 
     /// A 32-bit store to the instruction port; returns the CPU's stall.
@@ -58,9 +78,10 @@ impl<S: EventSink> MemorySystem<S> {
         // The request node, if any, is the sink's latest CPU node.
         let (request, dram, axi) = (self.sink.position(), &self.dram, &mut self.axi);
         let stall = match self.mxp.submit(cmd, request, at.pc, at.now, dram, axi) {
-            Ok(stall) => stall,
-            Err(e) => {
-                self.fail(e);
+            // A full FIFO: the CPU waits for a slot.
+            Ok(stall) => self.wait_until(at.now, at.now + stall),
+            Err(halt) => {
+                self.halt(halt);
                 0
             }
         };
@@ -81,9 +102,13 @@ impl<S: EventSink> MemorySystem<S> {
                 return (0, 0);
             }
         };
-        self.catch_up_engine(ready);
-        let stall = ready - at.now;
+        let stall = self.wait_until(at.now, ready);
+        self.catch_up_engine(at.now + stall);
         self.mxp.count_stall(stall);
+        if self.stop.is_some() {
+            // The reply stays pending: the run ends before it.
+            return (0, stall);
+        }
         let (cmd, value) = self.mxp.take_reply().expect("a reply is pending");
         if cmd == Command::Sync {
             self.emit(Event::Sync { origin: self.origin(at.pc, ready) });

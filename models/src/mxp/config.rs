@@ -22,8 +22,10 @@ pub struct MxpConfig {
     /// Mask partitions ("waves"): the longest mask is `mask_waves × lanes` elements.
     pub mask_waves: u32,
     /// VMULFXP fractional bits for byte, half and word calculations.
+    #[serde(deserialize_with = "crate::invalid::exactly")]
     pub fxp_frac_bits: [u32; 3],
     /// Lanes of the custom units VCUSTOM0 (Q16.16 divide) and VCUSTOM1 (Q16.16 square root).
+    #[serde(deserialize_with = "crate::invalid::exactly")]
     pub custom_lanes: [u32; 2],
 }
 
@@ -63,6 +65,10 @@ impl MxpConfig {
         }
         if !self.lanes.is_power_of_two() || self.lanes > 64 {
             return err("lanes", format!("{} is not a power of two from 1 to 64", self.lanes));
+        }
+        // The mask's bits and the MMVL register (mask_waves × lanes) stay within 2^24.
+        if self.mask_waves > 1 << 18 {
+            return err("mask_waves", format!("{} is more than 2^18", self.mask_waves));
         }
         if self.fifo_depth == 0 || self.dma_queue == 0 || self.mask_waves == 0 {
             let field = if self.fifo_depth == 0 {

@@ -25,9 +25,11 @@
 use super::command::{self, Command, DmaDir, SrcA, SrcB, VectorInsn};
 use super::config::MxpConfig;
 use super::regs::{index, Registers, Shape};
+use super::row_set::{Bitmap, RangeUnion, LISTED_ROWS};
 use super::vector::{self, Footprint, Params, VectorError, VectorState};
 use crate::axi::{Axi, Dir, Master};
 use crate::dram::Dram;
+use crate::stop::{StopRequest, MAX_CYCLE};
 use mxpsim_detector::event::{Event, Pos, Range, Request};
 use mxpsim_detector::interlock::{interlocked, EngineOp};
 use std::collections::{BTreeMap, VecDeque};
@@ -47,19 +49,103 @@ impl fmt::Display for MxpError {
     }
 }
 
+/// Why the engine stopped the run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Halt {
+    /// A command it cannot carry out.
+    Error(MxpError),
+    /// The [`StopRequest`] was set while it carried out a long command.
+    Requested,
+}
+
+impl From<MxpError> for Halt {
+    fn from(e: MxpError) -> Self {
+        Halt::Error(e)
+    }
+}
+
 /// Work scheduled on an engine, waiting for its completion cycle.
 #[derive(Clone, Debug)]
 enum Work {
-    Dma { request: Pos, dir: DmaDir, rows: Vec<DmaRow> },
+    Dma { request: Pos, dir: DmaDir, rows: DmaRows, scratchpad: Vec<Range> },
     Vector { request: Pos, pc: u32, insn: VectorInsn, shape: Shape, footprint: Footprint },
 }
 
-/// One row of a DMA: `len` bytes between DRAM address `ext` and scratchpad offset `sp`.
+/// The rows of a DMA, described rather than listed (a 2-D DMA may have 2^32 of them): row
+/// `r` moves `len` bytes between DRAM address `ext + r·ext_inc` and scratchpad offset
+/// `sp + r·sp_inc`, addresses wrapping at 2^32.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct DmaRow {
+struct DmaRows {
     ext: u32,
     sp: u32,
     len: u32,
+    rows: u32,
+    ext_inc: i32,
+    sp_inc: i32,
+}
+
+impl DmaRows {
+    /// Row `r`'s DRAM address and scratchpad offset.
+    fn row(&self, r: u32) -> (u32, u32) {
+        let step = |base: u32, inc: i32| base.wrapping_add((inc as u32).wrapping_mul(r));
+        (step(self.ext, self.ext_inc), step(self.sp, self.sp_inc))
+    }
+
+    fn bytes(&self) -> u64 {
+        u64::from(self.rows) * u64::from(self.len)
+    }
+
+    /// The DRAM ranges, as the event lists them: one per row, or, above [`LISTED_ROWS`] rows,
+    /// their union (in time proportional to the rows, as moving them takes).
+    fn host(&self) -> Vec<Range> {
+        let rows = (0..self.rows).map(|r| Range::new(self.row(r).0, self.len));
+        if u64::from(self.rows) <= LISTED_ROWS {
+            return rows.collect();
+        }
+        let mut union = RangeUnion::default();
+        rows.for_each(|r| union.add(r));
+        union.finish()
+    }
+
+    /// The scratchpad ranges (offsets in a scratchpad of `size` bytes, every row checked to
+    /// lie in it), as the event lists them: one per row, or, above [`LISTED_ROWS`] rows, their
+    /// union (in time bounded by the scratchpad's size).
+    fn scratchpad(&self, size: u32) -> Vec<Range> {
+        if u64::from(self.rows) <= LISTED_ROWS {
+            return (0..self.rows).map(|r| Range::new(self.row(r).1, self.len)).collect();
+        }
+        let starts = Bitmap::single(size, self.sp).repeat(self.sp_inc.into(), self.rows.into());
+        starts.repeat(1, self.len.into()).ranges()
+    }
+}
+
+/// The first of `rows` rows of `len` bytes from `first`, `inc` bytes apart (wrapping at 2^32),
+/// that is not `inside`, with its address. When the rows' whole span is inside (checked as one
+/// range), none is looked at one by one; otherwise rows are looked at in order until the
+/// first bad one, with `stop` looked at every 2^16 rows.
+fn first_row_outside(
+    first: u32,
+    inc: i32,
+    rows: u32,
+    len: u32,
+    inside: impl Fn(u32, u32) -> bool,
+    stop: &StopRequest,
+) -> Result<Option<(u32, u32)>, Halt> {
+    let last = i128::from(first) + i128::from(inc) * i128::from(rows.saturating_sub(1));
+    let (low, high) = (last.min(first.into()), last.max(first.into()) + i128::from(len));
+    if rows == 0 || (low >= 0 && high <= 1 << 32 && u32::try_from(high - low).is_ok_and(|n| inside(low as u32, n))) {
+        return Ok(None);
+    }
+    for r in 0..rows {
+        if r % (1 << 16) == 0 && stop.reason().is_some() {
+            return Err(Halt::Requested);
+        }
+        let addr = first.wrapping_add((inc as u32).wrapping_mul(r));
+        if !inside(addr, len) {
+            return Ok(Some((r, addr)));
+        }
+    }
+    Ok(None)
 }
 
 /// A scheduled operation still able to interlock with later ones.
@@ -120,6 +206,8 @@ pub struct Mxp {
     /// Work by completion cycle (then program order).
     pending: BTreeMap<(u64, u64), Work>,
     seq: u64,
+    /// Looked at between the rows of long commands.
+    stop: StopRequest,
     pub stats: MxpStats,
 }
 
@@ -143,6 +231,7 @@ impl Mxp {
             all_done_at: 0,
             pending: BTreeMap::new(),
             seq: 0,
+            stop: StopRequest::default(),
             stats: MxpStats::default(),
             cfg: cfg.clone(),
         }
@@ -152,6 +241,11 @@ impl Mxp {
         &self.cfg
     }
 
+    /// Long commands give up (with [`Halt::Requested`]) once `stop` is set.
+    pub fn set_stop_request(&mut self, stop: StopRequest) {
+        self.stop = stop;
+    }
+
     /// The cycle of the next effect to apply (`u64::MAX` when nothing is pending): the
     /// memory system calls [`Mxp::catch_up`] only when the CPU's clock reaches it.
     pub fn next_due(&self) -> u64 {
@@ -159,7 +253,7 @@ impl Mxp {
     }
 
     /// Applies every operation that has completed by cycle `now`, emitting its event.
-    pub fn catch_up(&mut self, now: u64, dram: &mut Dram, emit: &mut dyn FnMut(Event)) -> Result<(), MxpError> {
+    pub fn catch_up(&mut self, now: u64, dram: &mut Dram, emit: &mut dyn FnMut(Event)) -> Result<(), Halt> {
         while let Some(entry) = self.pending.first_entry() {
             if entry.key().0 > now {
                 break;
@@ -170,32 +264,34 @@ impl Mxp {
         Ok(())
     }
 
-    fn apply(&mut self, work: Work, at: u64, dram: &mut Dram, emit: &mut dyn FnMut(Event)) -> Result<(), MxpError> {
+    fn apply(&mut self, work: Work, at: u64, dram: &mut Dram, emit: &mut dyn FnMut(Event)) -> Result<(), Halt> {
         match work {
-            Work::Dma { request, dir, rows } => {
-                for row in &rows {
-                    let sp = row.sp as usize..(row.sp + row.len) as usize;
+            Work::Dma { request, dir, rows, scratchpad } => {
+                for r in 0..rows.rows {
+                    if r % 4096 == 0 && self.stop.reason().is_some() {
+                        return Err(Halt::Requested);
+                    }
+                    let (ext, sp) = rows.row(r);
+                    let sp = sp as usize..(sp + rows.len) as usize;
                     let moved = match dir {
-                        DmaDir::ToScratchpad => dram.read_bytes(row.ext, &mut self.state.data[sp]),
-                        DmaDir::ToHost => dram.write_bytes(row.ext, &self.state.data[sp]),
+                        DmaDir::ToScratchpad => dram.read_bytes(ext, &mut self.state.data[sp]),
+                        DmaDir::ToHost => dram.write_bytes(ext, &self.state.data[sp]),
                     };
                     moved.expect("DMA rows are checked against DRAM when the command is decoded");
                 }
-                let host = rows.iter().map(|r| Range::new(r.ext, r.len)).collect();
-                let scratchpad = rows.iter().map(|r| Range::new(r.sp, r.len)).collect();
-                emit(Event::Dma { request, dir, host, scratchpad, cycle: at });
+                emit(Event::Dma { request, dir, host: rows.host(), scratchpad, cycle: at });
             }
             Work::Vector { request, pc, insn, shape, footprint } => {
-                vector::execute(&insn, &shape, &mut self.state, &self.params).map_err(|e| MxpError {
-                    pc,
-                    what: match e {
-                        VectorError::NoCustomUnit(n) => {
-                            format!("VCUSTOM{n}: no custom unit is attached to that opcode")
-                        }
+                let stop = &self.stop;
+                vector::execute(&insn, &shape, &mut self.state, &self.params, stop).map_err(|e| {
+                    let what = match e {
+                        VectorError::NoCustomUnit(n) => format!("VCUSTOM{n}: no custom unit is attached to that opcode"),
                         VectorError::AccumulatorOverflow { row } => {
                             format!("accumulation overflowed the 40-bit accumulator in row {row}")
                         }
-                    },
+                        VectorError::Stopped => return Halt::Requested,
+                    };
+                    Halt::Error(MxpError { pc, what })
                 })?;
                 emit(Event::Vector {
                     request,
@@ -250,11 +346,11 @@ impl Mxp {
         now: u64,
         dram: &Dram,
         axi: &mut Axi,
-    ) -> Result<u64, MxpError> {
+    ) -> Result<u64, Halt> {
         let stall = self.enter_fifo(now);
         let arrival = now + stall;
         let issue = arrival.max(self.last_issue);
-        let fail = |what: String| MxpError { pc, what };
+        let fail = |what: String| Halt::Error(MxpError { pc, what });
         // When the command leaves the FIFO: at once for settings and replies, when the DMA
         // queue takes it for a DMA, when the pipeline starts it for a vector instruction.
         let issued = match cmd {
@@ -298,13 +394,15 @@ impl Mxp {
                 issue
             }
             Command::Dma { dir, ext, sp, len } => {
-                let rows = self.dma_rows(ext, sp, len, 1, 0, 0, dram).map_err(fail)?;
-                self.schedule_dma(dir, rows, request, issue, axi)
+                let rows = DmaRows { ext, sp, len, rows: 1, ext_inc: 0, sp_inc: 0 };
+                let rows = self.dma_rows(rows, dram)?.map_err(fail)?;
+                self.schedule_dma(dir, rows, request, issue, axi).map_err(fail)?
             }
             Command::Dma2d { dir, ext, sp, row_len } => {
                 let (sp_inc, rows, ext_inc) = self.dma2d;
-                let rows = self.dma_rows(ext, sp, row_len, rows, sp_inc, ext_inc, dram).map_err(fail)?;
-                self.schedule_dma(dir, rows, request, issue, axi)
+                let rows = DmaRows { ext, sp, len: row_len, rows, ext_inc, sp_inc };
+                let rows = self.dma_rows(rows, dram)?.map_err(fail)?;
+                self.schedule_dma(dir, rows, request, issue, axi).map_err(fail)?
             }
             Command::Vector(insn) => self.schedule_vector(insn, request, pc, issue).map_err(fail)?,
         };
@@ -324,42 +422,31 @@ impl Mxp {
         stall
     }
 
-    /// A scratchpad CPU address in a command as an offset, if `[addr, addr + len)` lies in
-    /// the scratchpad.
-    fn scratchpad_offset(&self, addr: u32, len: u64) -> Option<u32> {
-        let off = addr.wrapping_sub(self.cfg.scratchpad);
-        (off < self.cfg.scratchpad_size && off as u64 + len <= self.cfg.scratchpad_size as u64).then_some(off)
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn dma_rows(
-        &self,
-        ext: u32,
-        sp: u32,
-        len: u32,
-        rows: u32,
-        sp_inc: i32,
-        ext_inc: i32,
-        dram: &Dram,
-    ) -> Result<Vec<DmaRow>, String> {
+    /// A DMA's rows with their scratchpad addresses as offsets, once every row is checked to
+    /// lie in the scratchpad and in DRAM; else the first row that does not, in words.
+    /// (`Err` only for a stop request during a long check.)
+    fn dma_rows(&self, rows: DmaRows, dram: &Dram) -> Result<Result<DmaRows, String>, Halt> {
         // A transfer of zero bytes is a no-op (spec §4.1): no rows, whatever the addresses.
-        let rows = if len == 0 { 0 } else { rows };
-        (0..rows)
-            .map(|r| {
-                let ext = ext.wrapping_add((ext_inc as u32).wrapping_mul(r));
-                let sp_addr = sp.wrapping_add((sp_inc as u32).wrapping_mul(r));
-                let sp = self.scratchpad_offset(sp_addr, len as u64).ok_or_else(|| {
-                    format!("DMA row {r}: scratchpad range {sp_addr:#010x} + {len} bytes is outside the scratchpad")
-                })?;
-                if !dram.contains(ext, len) {
-                    return Err(format!(
-                        "DMA row {r}: host address {ext:#010x} + {len} bytes is not in DRAM (DMA uses physical DRAM \
-                         addresses: pass uncached-alias pointers through VBX_DMA_ADDR)"
-                    ));
-                }
-                Ok(DmaRow { ext, sp, len })
-            })
-            .collect()
+        let rows = DmaRows { rows: if rows.len == 0 { 0 } else { rows.rows }, ..rows };
+        let (base, size) = (self.cfg.scratchpad, self.cfg.scratchpad_size);
+        let in_scratchpad = |addr: u32, len: u32| {
+            let off = addr.wrapping_sub(base);
+            off < size && u64::from(off) + u64::from(len) <= u64::from(size)
+        };
+        let len = rows.len;
+        if let Some((r, sp)) = first_row_outside(rows.sp, rows.sp_inc, rows.rows, len, in_scratchpad, &self.stop)? {
+            return Ok(Err(format!(
+                "DMA row {r}: scratchpad range {sp:#010x} + {len} bytes is outside the scratchpad"
+            )));
+        }
+        let in_dram = |addr: u32, len: u32| dram.contains(addr, len);
+        if let Some((r, ext)) = first_row_outside(rows.ext, rows.ext_inc, rows.rows, len, in_dram, &self.stop)? {
+            return Ok(Err(format!(
+                "DMA row {r}: host address {ext:#010x} + {len} bytes is not in DRAM (DMA uses physical DRAM \
+                 addresses: pass uncached-alias pointers through VBX_DMA_ADDR)"
+            )));
+        }
+        Ok(Ok(DmaRows { sp: rows.sp.wrapping_sub(base), ..rows }))
     }
 
     /// Earliest start for an operation after every earlier one it interlocks with.
@@ -379,9 +466,18 @@ impl Mxp {
         self.pending.insert((end, self.seq), work);
     }
 
+    /// Refuses an operation that would complete past [`MAX_CYCLE`] (simulated time stays far
+    /// from overflowing).
+    fn within_time(end: u64, what: &str) -> Result<u64, String> {
+        match end <= MAX_CYCLE {
+            true => Ok(end),
+            false => Err(format!("the {what} would complete after cycle {end}, beyond the simulator's 2^62 cycles")),
+        }
+    }
+
     /// Schedules a DMA; returns when the DMA queue took it.
-    fn schedule_dma(&mut self, dir: DmaDir, rows: Vec<DmaRow>, request: Pos, issue: u64, axi: &mut Axi) -> u64 {
-        let sp: Vec<Range> = rows.iter().map(|r| Range::new(r.sp, r.len)).collect();
+    fn schedule_dma(&mut self, dir: DmaDir, rows: DmaRows, request: Pos, issue: u64, axi: &mut Axi) -> Result<u64, String> {
+        let sp = rows.scratchpad(self.cfg.scratchpad_size);
         // Room in the DMA queue: the DMA `dma_queue` places earlier must have finished.
         let mut queued = issue;
         while self.dma_in_queue.len() >= self.cfg.dma_queue as usize {
@@ -389,23 +485,24 @@ impl Mxp {
         }
         let op = EngineOp::Dma { dir, scratchpad: &sp };
         let start = queued.max(self.dma_free_at).max(self.interlock_wait(op));
-        let bytes: u32 = rows.iter().map(|r| r.len).sum();
+        let bytes = rows.bytes();
         let axi_dir = match dir {
             DmaDir::ToScratchpad => Dir::Read,
             DmaDir::ToHost => Dir::Write,
         };
         let end = if bytes == 0 { start } else { axi.transfer(Master::Dma, axi_dir, bytes, start) };
+        let end = Self::within_time(end, "DMA")?;
         self.dma_free_at = end;
         self.dma_in_queue.push_back(end);
         self.stats.dma_transfers += 1;
-        self.stats.dma_bytes += bytes as u64;
+        self.stats.dma_bytes += bytes;
         let (reads, writes) = match dir {
-            DmaDir::ToScratchpad => (Vec::new(), sp),
-            DmaDir::ToHost => (sp, Vec::new()),
+            DmaDir::ToScratchpad => (Vec::new(), sp.clone()),
+            DmaDir::ToHost => (sp.clone(), Vec::new()),
         };
         self.remember(Recent { is_dma: Some(dir), reads, writes, end }, issue);
-        self.schedule(end, Work::Dma { request, dir, rows });
-        queued
+        self.schedule(end, Work::Dma { request, dir, rows, scratchpad: sp });
+        Ok(queued)
     }
 
     /// Schedules a vector instruction; returns when the pipeline starts it.
@@ -433,16 +530,13 @@ impl Mxp {
             ));
         }
         let insn = self.rebase(insn);
-        let footprint = vector::footprint(&insn, &shape, &mask);
-        let size = self.cfg.scratchpad_size as u64;
-        if let Some(bad) = footprint.reads.iter().chain(&footprint.writes).find(|r| r.end() > size) {
-            return Err(format!(
-                "vector operand row {:#x}..{:#x} (scratchpad offsets) is outside the {size:#x}-byte scratchpad",
-                bad.start,
-                bad.end()
-            ));
-        }
+        let size = self.cfg.scratchpad_size;
+        let footprint = vector::bounded_footprint(&insn, &shape, &mask, size)?;
         if let command::Opcode::VsetMsk(_) = insn.op {
+            // An enumerated B reads no scratchpad: only this bounds the mask's length.
+            if length > size {
+                return Err(format!("mask set-up over {length} elements, more than the {size:#x}-byte scratchpad holds"));
+            }
             if !insn.masked {
                 self.mask_len = shape.vl;
             }
@@ -450,7 +544,7 @@ impl Mxp {
         let op = EngineOp::Vector { reads: &footprint.reads, writes: &footprint.writes };
         let start = issue.max(self.vector_free_at).max(self.interlock_wait(op));
         let waves = vector::waves(&insn, &shape, &mask, &self.params).max(1);
-        let end = start + waves;
+        let end = Self::within_time(start.saturating_add(waves), "vector instruction")?;
         self.vector_free_at = end;
         self.stats.vector_instructions += 1;
         self.stats.wavefronts += waves;

@@ -6,11 +6,13 @@
 //! * [`vector`]: what a vector instruction does (checked against `reference` by property tests).
 //! * [`engine`]: the port, the FIFO and queues, interlocks, timing, DMA, events.
 //! * [`config`]: parameters and addresses.
+//! * [`row_set`]: the bytes of commands with many rows, in bounded memory.
 
 pub mod command;
 pub mod config;
 pub mod engine;
 pub mod regs;
+pub mod row_set;
 pub mod vector;
 
 #[cfg(test)]

@@ -1022,7 +1022,7 @@ fn check_execute(case: &Case) -> Result<bool, TestCaseError> {
         written = reference::execute(&case.insn, &case.shape, &mut mine, &case.params)?;
         Ok(())
     });
-    let engine_result = catch(&mut || vector::execute(&case.insn, &case.shape, &mut theirs, &case.params));
+    let engine_result = catch(&mut || vector::execute(&case.insn, &case.shape, &mut theirs, &case.params, &Default::default()));
     let (result, engine_result) = match (result, engine_result) {
         (Err(panic), _) => {
             return Err(TestCaseError::fail(format!("reference panicked: {panic}\n{}", describe(case, &fp))))
@@ -1185,4 +1185,315 @@ fn prop_generators_fit_and_cover() {
     assert!(fit * 10 > total * 7, "only {fit} of {total} cases fit the scratchpad");
     assert!(ops.len() >= 30, "{ops:?}");
     assert!(overflow > 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Command streams (issue 13).
+
+/// Random command streams fed to the engine as firmware stores them to the port: every
+/// command of the encoding with shapes, lengths, row counts and strides up to 2^32 (VL, ROWS
+/// and MATS up to `u32::MAX`, 2-D DMAs of billions of rows), unassigned opcodes and raw words.
+/// Each command must be carried out or refused (exit status 123 in a run) in bounded memory,
+/// and one still running after `WORK_LIMIT` must give up within `STOP_LATENCY` once the stop
+/// request is set, as it is when a signal or the cycle limit stops a run. A watchdog thread
+/// judges, so that a hang fails the test instead of hanging it. `FUZZ_CASES` (default 500)
+/// and `FUZZ_SEED` as in `tests/fuzz.rs`:
+///
+/// ```text
+/// FUZZ_CASES=20000 cargo test --release -p mxpsim-models command_streams -- --nocapture
+/// ```
+mod command_streams {
+    use crate::axi::{Axi, AxiConfig};
+    use crate::dram::Dram;
+    use crate::mxp::command::Command;
+    use crate::mxp::config::MxpConfig;
+    use crate::mxp::engine::{Halt, Mxp};
+    use crate::stop::StopRequest;
+    use rand_xoshiro::rand_core::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use std::sync::mpsc::{self, RecvTimeoutError};
+    use std::time::{Duration, Instant};
+
+    const DRAM: u32 = 0x8000_0000;
+    const DRAM_SIZE: u32 = 1 << 20;
+    /// The scratchpad of `MxpConfig::default()`.
+    const SP: u32 = 0x5000_0000;
+    const SP_SIZE: u32 = 256 << 10;
+    /// The store that issues every command.
+    const PC: u32 = 0x8000_0400;
+    /// A command running longer than this is asked to stop (being asked is no failure: a
+    /// legal command may move gigabytes).
+    const WORK_LIMIT: Duration = Duration::from_millis(250);
+    /// How soon a command must give up once asked.
+    const STOP_LATENCY: Duration = Duration::from_secs(1);
+    /// How much the test process may grow (a command's rows and bytes are never listed one by
+    /// one beyond a bound: the engine's memory is the scratchpad, DRAM and bounded row sets).
+    const MEMORY_BUDGET: u64 = 256 << 20;
+    const POLL: Duration = Duration::from_millis(5);
+    /// The stop request's reason, as a SIGINT would set it.
+    const STOP_REASON: usize = 2;
+
+    // Word 0 of the control commands (mxp-spec.md §2.4).
+    const DMA_2D_SETUP: u32 = 0x0001_8001;
+    const DMA_2D_EXT_INC: u32 = 0x0001_0000;
+    const DMA_2D: u32 = 0x0004_0000;
+    const SET_VL: u32 = 0x0000_0002;
+    const SET_2D: u32 = 0x0004_0002;
+    const SET_3D: u32 = 0x0002_0002;
+    const GET_PARAM: u32 = 0x0006_0000;
+    const SET_PARAM: u32 = 0x0006_0001;
+    const SYNC: u32 = 0x0006_0002;
+    const GET_MASK: u32 = 0x0006_0003;
+
+    /// A case's random choices.
+    struct Gen(Xoshiro256PlusPlus);
+
+    impl Gen {
+        fn below(&mut self, n: u32) -> u32 {
+            (self.0.next_u64() % u64::from(n)) as u32
+        }
+
+        fn pick(&mut self, items: &[u32]) -> u32 {
+            items[self.below(items.len() as u32) as usize]
+        }
+
+        /// A length, row count, VL, ROWS or MATS: small, at the scratchpad's size, or huge.
+        fn count(&mut self) -> u32 {
+            match self.below(4) {
+                0 => 1 + self.below(64),
+                1 => self.0.next_u32(),
+                _ => self.pick(&[
+                    0,
+                    1,
+                    2,
+                    3,
+                    255,
+                    256,
+                    4096,
+                    0xffff,
+                    0x1_0000,
+                    SP_SIZE - 1,
+                    SP_SIZE,
+                    2 * SP_SIZE - 1,
+                    DRAM_SIZE,
+                    0x7fff_ffff,
+                    0x8000_0000,
+                    u32::MAX,
+                ]),
+            }
+        }
+
+        /// A byte increment: small, either sign, wrapping, or random.
+        fn stride(&mut self) -> u32 {
+            match self.below(3) {
+                0 => self.0.next_u32(),
+                _ => self.pick(&[0, 1, 4, 64, SP_SIZE - 1, SP_SIZE, 0x7fff_ffff, 0x8000_0000, u32::MAX, -4i32 as u32]),
+            }
+        }
+
+        /// A scratchpad address: mostly inside it, else at and past its edges.
+        fn sp(&mut self) -> u32 {
+            match self.below(5) {
+                0 => self.0.next_u32(),
+                1 => self.pick(&[0, SP - 1, SP + SP_SIZE - 4, SP + SP_SIZE, u32::MAX]),
+                _ => SP + self.below(SP_SIZE),
+            }
+        }
+
+        /// A DRAM address: mostly inside it, else at and past its edges.
+        fn ext(&mut self) -> u32 {
+            match self.below(4) {
+                0 => self.pick(&[0, DRAM - 1, DRAM + DRAM_SIZE - 4, DRAM + DRAM_SIZE, 0xc000_0000, u32::MAX]),
+                _ => DRAM + self.below(DRAM_SIZE),
+            }
+        }
+
+        /// An operand size code; now and then 3, which no size has.
+        fn size_code(&mut self) -> u32 {
+            if self.below(16) == 0 {
+                3
+            } else {
+                self.below(3)
+            }
+        }
+
+        /// A vector instruction: any opcode from 4 (some unassigned), sizes, signs, operand
+        /// kinds, masked and accumulate (mxp-spec.md §2.2); operands mostly in the scratchpad.
+        fn vector(&mut self) -> Vec<u32> {
+            let op = 4 + self.below(60);
+            let sizes = (0..3u32).fold(0, |word, k| word | (self.size_code() << (9 + 2 * k)));
+            let word0 = op | (self.below(8) << 6) | sizes | (self.below(16) << 15);
+            vec![word0, self.sp(), self.sp(), self.sp()]
+        }
+
+        /// One thing firmware does with the port, as groups of words (one command each, raw
+        /// words aside): a 2-D DMA with its set-up, a vector instruction on a shape, or a
+        /// single command.
+        fn step(&mut self) -> Vec<Vec<u32>> {
+            match self.below(10) {
+                0 | 1 => vec![
+                    vec![DMA_2D_SETUP, self.stride(), self.count(), 0],
+                    vec![DMA_2D_EXT_INC, self.stride(), 0, 0],
+                    vec![DMA_2D | self.below(2), self.ext(), self.sp(), self.count()],
+                ],
+                2 | 3 => {
+                    let mut steps = vec![vec![SET_VL, self.count(), self.count(), self.count()]];
+                    if self.below(2) == 0 {
+                        steps.push(vec![SET_2D, self.stride(), self.stride(), self.stride()]);
+                    }
+                    if self.below(2) == 0 {
+                        steps.push(vec![SET_3D, self.stride(), self.stride(), self.stride()]);
+                    }
+                    steps.push(self.vector());
+                    steps
+                }
+                4 => vec![vec![self.below(2), self.ext(), self.sp(), self.count()]],
+                5 | 6 => vec![self.vector()],
+                7 => vec![vec![SET_PARAM | (self.below(32) << 6), self.count()]],
+                8 => {
+                    let get_param = GET_PARAM | (self.below(32) << 6);
+                    vec![vec![self.pick(&[SYNC, GET_MASK, get_param])]]
+                }
+                _ => {
+                    let n = 1 + self.below(4);
+                    let raw: Vec<u32> = (0..n).map(|_| self.0.next_u32()).collect();
+                    vec![raw]
+                }
+            }
+        }
+    }
+
+    /// The word groups of case `case`: a few steps.
+    fn case_words(seed: u64, case: u64) -> Vec<Vec<u32>> {
+        let mut g = Gen(Xoshiro256PlusPlus::seed_from_u64(seed.wrapping_add(case)));
+        let steps = 1 + g.below(8);
+        (0..steps).flat_map(|_| g.step()).collect()
+    }
+
+    /// The engine with what it reaches, as the memory system holds them.
+    struct Rig {
+        mxp: Mxp,
+        dram: Dram,
+        axi: Axi,
+        now: u64,
+        requests: u64,
+    }
+
+    impl Rig {
+        fn new(stop: &StopRequest) -> Rig {
+            let cfg = MxpConfig::default();
+            assert_eq!((cfg.scratchpad, cfg.scratchpad_size), (SP, SP_SIZE));
+            let mut mxp = Mxp::new(&cfg);
+            mxp.set_stop_request(stop.clone());
+            Rig { mxp, dram: Dram::new(DRAM, DRAM_SIZE), axi: Axi::new(AxiConfig::default()), now: 0, requests: 0 }
+        }
+
+        /// Stores `words` to the port one by one; each command they complete is carried out,
+        /// and the clock runs until everything scheduled has been applied (as a SYNC waits).
+        fn store(&mut self, words: &[u32]) -> Result<(), Halt> {
+            for &word in words {
+                self.now += 1;
+                let Some(cmd) = self.mxp.write_word(word, PC)? else { continue };
+                self.requests += u64::from(Mxp::request_of(&cmd).is_some());
+                self.now += self.mxp.submit(cmd, self.requests, PC, self.now, &self.dram, &mut self.axi)?;
+                while self.mxp.next_due() != u64::MAX {
+                    self.now = self.now.max(self.mxp.next_due());
+                    self.mxp.catch_up(self.now, &mut self.dram, &mut |_| {})?;
+                }
+                if matches!(cmd, Command::Sync | Command::GetParam { .. } | Command::GetMask) {
+                    self.mxp.take_reply();
+                }
+            }
+            Ok(())
+        }
+    }
+
+    fn env_number(name: &str, default: u64) -> u64 {
+        let Ok(text) = std::env::var(name) else { return default };
+        let parsed = match text.strip_prefix("0x") {
+            Some(hex) => u64::from_str_radix(hex, 16),
+            None => text.parse(),
+        };
+        parsed.unwrap_or_else(|_| panic!("{name}={text} is not a number"))
+    }
+
+    /// This process's resident memory (Linux: `VmRSS` in /proc/self/status).
+    fn resident_bytes() -> u64 {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        let kib = status.lines().find_map(|l| l.strip_prefix("VmRSS:"));
+        kib.and_then(|kib| kib.trim().trim_end_matches("kB").trim().parse::<u64>().ok()).unwrap_or(0) * 1024
+    }
+
+    /// `what` went wrong in step `step` of case `case`: with the case's words up to it.
+    fn explain(seed: u64, at: Option<(u64, usize)>, what: &str) -> String {
+        let Some((case, step)) = at else { return format!("{what}, before the first command") };
+        let groups = case_words(seed, case);
+        let lines: Vec<String> = groups[..=step]
+            .iter()
+            .map(|group| group.iter().map(|w| format!("{w:#010x}")).collect::<Vec<_>>().join(" "))
+            .collect();
+        format!(
+            "case {case} (FUZZ_SEED={seed:#x}), word group {step}: {what}\nthe port words, a command per line:\n  {}",
+            lines.join("\n  ")
+        )
+    }
+
+    #[test]
+    fn command_streams_stop_when_asked_and_stay_in_memory() {
+        let seed = env_number("FUZZ_SEED", 0x6d78_7073_696d);
+        let cases = env_number("FUZZ_CASES", 500);
+        // The worker runs the cases and says which word group it starts, with the case's stop
+        // request; the watchdog (this thread) times each group and watches memory.
+        let (progress, watch) = mpsc::channel::<(u64, usize, StopRequest)>();
+        let worker = std::thread::spawn(move || {
+            for case in 0..cases {
+                let stop = StopRequest::default();
+                let mut rig = Rig::new(&stop);
+                for (step, words) in case_words(seed, case).iter().enumerate() {
+                    if progress.send((case, step, stop.clone())).is_err() {
+                        return; // the watchdog failed the test
+                    }
+                    if rig.store(words).is_err() {
+                        break; // refused or stopped: a run would end here
+                    }
+                }
+            }
+        });
+        let memory_at_start = resident_bytes();
+        let mut current: Option<(u64, usize, StopRequest)> = None;
+        let mut started = Instant::now();
+        // When the running word group was asked to stop.
+        let mut asked: Option<Instant> = None;
+        let mut checked = Instant::now();
+        loop {
+            match watch.recv_timeout(POLL) {
+                Ok(next) => {
+                    (current, started, asked) = (Some(next), Instant::now(), None);
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+            if checked.elapsed() < POLL {
+                continue;
+            }
+            checked = Instant::now();
+            let at = current.as_ref().map(|(case, step, _)| (*case, *step));
+            let grown = resident_bytes().saturating_sub(memory_at_start);
+            assert!(grown <= MEMORY_BUDGET, "{}", explain(seed, at, &format!("memory grew by {} MiB", grown >> 20)));
+            match asked {
+                None if started.elapsed() > WORK_LIMIT => {
+                    if let Some((_, _, stop)) = &current {
+                        stop.request(STOP_REASON);
+                    }
+                    asked = Some(Instant::now());
+                }
+                Some(when) if when.elapsed() > STOP_LATENCY => {
+                    panic!("{}", explain(seed, at, &format!("still running {STOP_LATENCY:?} after the stop request")))
+                }
+                _ => {}
+            }
+        }
+        let at = current.as_ref().map(|(case, step, _)| (*case, *step));
+        assert!(worker.join().is_ok(), "{}", explain(seed, at, "the engine panicked (message above)"));
+    }
 }

@@ -35,6 +35,8 @@ mod properties;
 
 use super::command::{Size, SrcA, SrcB, VectorInsn};
 use super::regs::Shape;
+use super::row_set::{Bitmap, LISTED_ROWS};
+use crate::stop::StopRequest;
 use int_type::calculation_type;
 use mxpsim_detector::event::Range;
 
@@ -95,6 +97,8 @@ pub enum VectorError {
     NoCustomUnit(u8),
     /// An accumulation lost bits above the 40-bit accumulator (the vendor simulator stops).
     AccumulatorOverflow { row: u32 },
+    /// The [`StopRequest`] was set: the instruction stopped between two rows.
+    Stopped,
 }
 
 /// The bytes `insn` reads and writes with `shape` (masked instructions: over `mask.len`
@@ -133,6 +137,76 @@ pub fn footprint(insn: &VectorInsn, shape: &Shape, mask: &Mask) -> Footprint {
     footprint
 }
 
+/// The bytes `insn` touches with `shape` in a scratchpad of `size` bytes, as
+/// [`footprint`] lists them, or why they do not all lie in it.
+///
+/// With more than [`LISTED_ROWS`] rows each operand's rows are checked from the extremes of
+/// their strides and given as their union (sorted ranges), in time and memory bounded by the
+/// scratchpad's size whatever ROWS × MATS is.
+pub fn bounded_footprint(insn: &VectorInsn, shape: &Shape, mask: &Mask, size: u32) -> Result<Footprint, String> {
+    if u64::from(shape.rows) * u64::from(shape.mats) <= LISTED_ROWS {
+        let footprint = footprint(insn, shape, mask);
+        let outside = footprint.reads.iter().chain(&footprint.writes).find(|r| r.end() > size.into());
+        return match outside {
+            Some(bad) => Err(format!(
+                "vector operand row {:#x}..{:#x} (scratchpad offsets) is outside the {size:#x}-byte scratchpad",
+                bad.start,
+                bad.end()
+            )),
+            None => Ok(footprint),
+        };
+    }
+    let len = layout::row_len(insn, shape, mask);
+    let written = if insn.acc { 1 } else { len };
+    let operand = |base: u32, elements: u32, size_of: Size, strides: [(i32, u32); 2]| {
+        let (_, bytes) = layout::span(base, elements, size_of);
+        strided_union(base, bytes, strides, size)
+    };
+    let mut footprint = Footprint::default();
+    if let (true, SrcA::Vector(base)) = (layout::reads_a(insn.op), insn.src_a) {
+        footprint.reads = operand(base, len, insn.a.size, [(shape.ia, shape.rows), (shape.ia3, shape.mats)])?;
+    }
+    footprint.a_reads = footprint.reads.len() as u32;
+    if let (true, SrcB::Vector(base)) = (layout::reads_b(insn.op), insn.src_b) {
+        footprint.reads.extend(operand(base, len, insn.b.size, [(shape.ib, shape.rows), (shape.ib3, shape.mats)])?);
+    }
+    if layout::writes_scratchpad(insn.op) {
+        footprint.writes = operand(insn.dest, written, insn.d.size, [(shape.id, shape.rows), (shape.id3, shape.mats)])?;
+    }
+    Ok(footprint)
+}
+
+/// The union of the rows `[base + r·s1 + m·s2, … + bytes)` for `r < n1`, `m < n2` (addresses
+/// wrapping at 2^32, as [`layout::rows`] computes them), if every row lies in `0..size`.
+///
+/// Every row lies inside exactly when the corner rows do and, along a dimension with more
+/// than one row, the stride is shorter than the room the rows have: a longer stride puts
+/// one of two neighbouring rows outside, and a shorter one cannot jump out and back in
+/// (`size` ≤ 2^24 is far below the 2^32 wrap).
+fn strided_union(base: u32, bytes: u32, strides: [(i32, u32); 2], size: u32) -> Result<Vec<Range>, String> {
+    if bytes == 0 {
+        return Ok(Vec::new());
+    }
+    let room = i128::from(size) - i128::from(bytes) + 1;
+    let reach = |(stride, n): (i32, u32)| i128::from(stride) * i128::from(n.saturating_sub(1));
+    let mut corners = [0, reach(strides[0])]
+        .into_iter()
+        .flat_map(|a| [0, reach(strides[1])].map(move |b| i128::from(base) + a + b));
+    let strides_fit = strides.iter().all(|&(stride, n)| n <= 1 || i128::from(stride).abs() < room);
+    let inside = room > 0 && strides_fit && corners.all(|c| (0..room).contains(&c));
+    if !inside {
+        let [(s1, n1), (s2, n2)] = strides;
+        return Err(format!(
+            "vector operand rows of {bytes} bytes from scratchpad offset {base:#x} ({n1} rows {s1:+} bytes apart, \
+             {n2} matrices {s2:+} bytes apart) leave the {size:#x}-byte scratchpad"
+        ));
+    }
+    let starts = strides
+        .iter()
+        .fold(Bitmap::single(size, base), |set, &(stride, n)| set.repeat(stride.into(), n.into()));
+    Ok(starts.repeat(1, bytes.into()).ranges())
+}
+
 /// Adds the range of `elements` elements of `size` from `base`, unless it is empty.
 fn add_span(ranges: &mut Vec<Range>, base: u32, elements: u32, size: Size) {
     let (start, bytes) = layout::span(base, elements, size);
@@ -159,10 +233,17 @@ pub fn waves(insn: &VectorInsn, shape: &Shape, mask: &Mask, params: &Params) -> 
 }
 
 /// Executes `insn` on `state`. The caller has checked that [`footprint`] lies inside the
-/// scratchpad.
+/// scratchpad. `stop` is looked at between rows.
 ///
-/// On an error nothing has changed, except after [`VectorError::AccumulatorOverflow`]: the
-/// rows before the failing one have been written (the vendor simulator aborts there).
-pub fn execute(insn: &VectorInsn, shape: &Shape, state: &mut VectorState, params: &Params) -> Result<(), VectorError> {
-    exec::execute(insn, shape, state, params)
+/// On an error nothing has changed, except after [`VectorError::AccumulatorOverflow`] and
+/// [`VectorError::Stopped`]: the rows before have been written (the vendor simulator
+/// aborts there).
+pub fn execute(
+    insn: &VectorInsn,
+    shape: &Shape,
+    state: &mut VectorState,
+    params: &Params,
+    stop: &StopRequest,
+) -> Result<(), VectorError> {
+    exec::execute(insn, shape, state, params, stop)
 }

@@ -360,3 +360,95 @@ mod fuzz {
         }
     }
 }
+
+/// Runs `f` and fails if it takes longer than `limit` (the work of a huge command must be
+/// bounded at submit time, whatever its row count).
+fn within<T>(limit: std::time::Duration, what: &str, f: impl FnOnce() -> T) -> T {
+    let start = std::time::Instant::now();
+    let value = f();
+    assert!(start.elapsed() < limit, "{what} took {:?}", start.elapsed());
+    value
+}
+
+#[test]
+fn a_two_d_dma_of_four_billion_rows_is_described_not_listed() {
+    // Found by issue 13: 0xffffffff rows took 48 s and 6.3 GB before it was stopped.
+    let mut r = Rig::new(MxpConfig::default());
+    let rows = u32::MAX;
+    let stall = within(std::time::Duration::from_secs(5), "issuing the DMA", || {
+        r.command(&[0x0001_8001, 0, rows, 0]); // scratchpad increment 0
+        r.command(&[0x0001_0000, 0, 0, 0]); // external increment 0
+        r.command(&[0x0004_0001, DRAM + 0x100, SP + 0x40, 64])
+    });
+    assert_eq!(stall, 0, "{}", r.error());
+    assert!(!r.m.halt_requested(), "{}", r.error());
+    // 2^32 − 1 rows of 16 beats: the sync would wait that long (the bus alone: no bursts
+    // granted one by one).
+    assert_eq!(r.m.mxp().stats.dma_bytes, u64::from(rows) * 64);
+    assert!(r.m.mxp().next_due() > u64::from(rows) * 16);
+}
+
+#[test]
+fn a_vector_instruction_past_the_simulators_time_is_refused() {
+    // A 16 MiB scratchpad: VL, ROWS and MATS up to 2^25 − 1 each. Rows of 2^22 words (2^20
+    // wavefronts) × 2^25 − 1 rows × 2^25 − 1 matrices, all on the same bytes: 2^70 wavefronts.
+    let mut r = Rig::new(MxpConfig { scratchpad_size: 16 << 20, ..MxpConfig::default() });
+    let most = (32 << 20) - 1;
+    r.command(&[2, 1 << 22, most, most]);
+    within(std::time::Duration::from_secs(5), "refusing the instruction", || r.command(&vadd_word(SP, SP, SP)));
+    assert!(r.error().contains("beyond the simulator's 2^62 cycles"), "{}", r.error());
+}
+
+/// The most rows (and matrices) the default 256 KiB scratchpad's registers hold: 2S − 1.
+const MOST_ROWS: u32 = (512 << 10) - 1;
+
+#[test]
+fn a_vector_instruction_of_2_to_the_38_rows_is_issued_in_bounded_time() {
+    let mut r = Rig::new(MxpConfig::default());
+    r.command(&[2, 4, MOST_ROWS, MOST_ROWS]); // VL 4
+    r.command(&[0x0000_0002 | (1 << 18), 0, 4, 0]); // 2-D: IA 0, IB 4, ID 0
+    r.command(&[0x0000_0002 | (1 << 17), 0, 0, 0]); // 3-D: all 0
+    // B's rows walk 4 bytes per row through 2^19 rows: far outside the scratchpad.
+    within(std::time::Duration::from_secs(5), "refusing the instruction", || {
+        r.command(&vadd_word(SP, SP, SP + 0x100))
+    });
+    assert!(r.error().contains("leave the 0x40000-byte scratchpad"), "{}", r.error());
+    // Every row on the same bytes: valid, issued at once, its footprint one range each.
+    let mut r = Rig::new(MxpConfig::default());
+    r.command(&[2, 4, MOST_ROWS, MOST_ROWS]);
+    r.command(&[0x0000_0002 | (1 << 18), 0, 0, 0]);
+    r.command(&[0x0000_0002 | (1 << 17), 0, 0, 0]);
+    within(std::time::Duration::from_secs(5), "issuing the instruction", || {
+        r.command(&vadd_word(SP, SP + 0x10, SP + 0x100))
+    });
+    assert!(!r.m.halt_requested(), "{}", r.error());
+    assert_eq!(r.m.mxp().stats.wavefronts, u64::from(MOST_ROWS) * u64::from(MOST_ROWS));
+}
+
+#[test]
+fn a_stop_request_ends_a_long_command_between_rows() {
+    let mut r = Rig::new(MxpConfig::default());
+    let stop = crate::stop::StopRequest::default();
+    r.m.set_limits(u64::MAX, stop.clone());
+    r.command(&[2, 4, MOST_ROWS, MOST_ROWS]);
+    r.command(&[0x0000_0002 | (1 << 18), 0, 0, 0]);
+    r.command(&[0x0000_0002 | (1 << 17), 0, 0, 0]);
+    r.command(&vadd_word(SP, SP + 0x10, SP + 0x100));
+    stop.request(2);
+    within(std::time::Duration::from_secs(5), "stopping", || r.sync());
+    assert_eq!(r.m.stop(), Some(crate::stop::Stop::Requested));
+    assert!(r.m.halt_requested());
+}
+
+#[test]
+fn the_cpu_waits_for_the_accelerator_no_longer_than_the_cycle_limit() {
+    let mut r = Rig::new(MxpConfig::default());
+    r.m.set_limits(5_000, crate::stop::StopRequest::default());
+    r.command(&[0x0001_8001, 0, 1000, 0]);
+    r.command(&[0x0001_0000, 0, 0, 0]);
+    r.command(&[0x0004_0001, DRAM + 0x100, SP + 0x40, 64]); // 16,000 beats
+    r.sync();
+    assert_eq!(r.now, 5_000, "the clock stops at the limit");
+    assert_eq!(r.m.stop(), Some(crate::stop::Stop::CycleLimit));
+    assert!(r.m.sink().iter().all(|e| !matches!(e, Event::Dma { .. } | Event::Sync { .. })));
+}

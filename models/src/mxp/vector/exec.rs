@@ -7,6 +7,7 @@ use super::layout::{self, Row};
 use super::{Mask, Params, VectorError, VectorState};
 use crate::mxp::command::{Opcode, Size, SrcA, SrcB, VectorInsn};
 use crate::mxp::regs::Shape;
+use crate::stop::StopRequest;
 
 /// An instruction with everything derived from it once.
 struct Plan<'a> {
@@ -39,6 +40,7 @@ pub(super) fn execute(
     shape: &Shape,
     state: &mut VectorState,
     params: &Params,
+    stop: &StopRequest,
 ) -> Result<(), VectorError> {
     if let Opcode::Vcustom(n) = insn.op {
         if !alu::has_custom_unit(n) {
@@ -46,14 +48,19 @@ pub(super) fn execute(
         }
     }
     let plan = Plan::new(insn, shape, &state.mask, params);
+    // A command may have 2^64 rows: a stop request is looked at before each.
+    let rows = layout::rows(insn, shape).map(|row| stop.reason().map_or(Ok(row), |_| Err(VectorError::Stopped)));
     match insn.op {
         // The mask has no address: a set-up ignores MOD_ACC.
-        Opcode::VsetMsk(_) => set_up_mask(&plan, state),
-        _ if insn.acc => accumulate(&plan, state)?,
-        _ => store_elements(&plan, state),
+        Opcode::VsetMsk(_) => set_up_mask(&plan, state, rows),
+        _ if insn.acc => accumulate(&plan, state, rows),
+        _ => store_elements(&plan, state, rows),
     }
-    Ok(())
 }
+
+/// The rows of an instruction, each unless a stop was requested before it.
+trait Rows: Iterator<Item = Result<Row, VectorError>> {}
+impl<I: Iterator<Item = Result<Row, VectorError>>> Rows for I {}
 
 /// Where one row's operand elements come from.
 enum Source {
@@ -129,9 +136,10 @@ impl Operands {
 /// The ordinary instruction: every enabled, written element goes to D. Within a wavefront all
 /// sources are read before any result is stored; wavefronts and rows follow in order, so a
 /// later wavefront sees an earlier one's results (§3.2).
-fn store_elements(plan: &Plan, state: &mut VectorState) {
+fn store_elements(plan: &Plan, state: &mut VectorState, rows: impl Rows) -> Result<(), VectorError> {
     let mut wave: Vec<(u32, Elem)> = Vec::with_capacity(plan.wave_len.min(plan.len) as usize);
-    for row in layout::rows(plan.insn, plan.shape) {
+    for row in rows {
+        let row = row?;
         let operands = Operands::new(plan, &row);
         for start in (0..plan.len).step_by(plan.wave_len as usize) {
             let end = start.saturating_add(plan.wave_len).min(plan.len);
@@ -148,12 +156,14 @@ fn store_elements(plan: &Plan, state: &mut VectorState) {
             }
         }
     }
+    Ok(())
 }
 
 /// MOD_ACC: each row's written elements, at the calculation width, are summed into the 40-bit
 /// accumulator, whose value is saturated into the one element at the row's D address (§3.7).
-fn accumulate(plan: &Plan, state: &mut VectorState) -> Result<(), VectorError> {
-    for row in layout::rows(plan.insn, plan.shape) {
+fn accumulate(plan: &Plan, state: &mut VectorState, rows: impl Rows) -> Result<(), VectorError> {
+    for row in rows {
+        let row = row?;
         let sum = row_sum(plan, state, &row);
         let total = accumulator(sum).ok_or(VectorError::AccumulatorOverflow { row: row.index })?;
         store_element(state, row.d, plan.dest.size, saturate_to_destination(plan.dest, total));
@@ -193,15 +203,15 @@ fn saturate_to_destination(dest: IntType, total: i64) -> Elem {
 /// of VL elements; the masked one only re-evaluates elements whose bit is set, so the mask can
 /// only narrow. The mask is one-dimensional: every row sets the same bits, so with several rows
 /// the last one decides (or, masked, each row narrows further).
-fn set_up_mask(plan: &Plan, state: &mut VectorState) {
+fn set_up_mask(plan: &Plan, state: &mut VectorState, rows: impl Rows) -> Result<(), VectorError> {
     if !plan.insn.masked {
         // Every row rewrites bits 0..VL; with no rows the old bits stay, as in the vendor
         // simulator.
         state.mask.len = plan.shape.vl;
         state.mask.bits.resize(plan.len as usize, false);
     }
-    for row in layout::rows(plan.insn, plan.shape) {
-        let operands = Operands::new(plan, &row);
+    for row in rows {
+        let operands = Operands::new(plan, &row?);
         for i in 0..plan.len {
             // Element i's bit is read before it is rewritten, and no other element reads it.
             if layout::enabled(plan.insn, &state.mask, i) {
@@ -211,6 +221,7 @@ fn set_up_mask(plan: &Plan, state: &mut VectorState) {
         }
     }
     state.mask.status = status(&state.mask);
+    Ok(())
 }
 
 /// The mask status after a set-up: bit 31 (stale) clear, bits 30..0 non-zero iff a bit is set.
@@ -281,7 +292,7 @@ mod tests {
         let plan = Plan::new(&insn, &shape, &state.mask, &params);
         let row = layout::rows(&insn, &shape).next().unwrap();
         assert_eq!(row_sum(&plan, &state, &row), -448);
-        execute(&insn, &shape, &mut state, &params).unwrap();
+        execute(&insn, &shape, &mut state, &params, &Default::default()).unwrap();
         assert_eq!((state.data[16] as i8, state.flags[16]), (-128, 1));
     }
 

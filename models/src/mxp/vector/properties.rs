@@ -91,7 +91,7 @@ proptest! {
         let inside = |r: &Range| r.end() <= u64::from(SCRATCHPAD);
         prop_assume!(footprint.reads.iter().chain(&footprint.writes).all(inside));
         let mut after = state.clone();
-        let result = execute(&insn, &shape, &mut after, &params);
+        let result = execute(&insn, &shape, &mut after, &params, &Default::default());
         if let Opcode::Vcustom(n @ 2..) = insn.op {
             prop_assert_eq!(result, Err(VectorError::NoCustomUnit(n)));
             prop_assert_eq!(&after, &state);
@@ -116,5 +116,45 @@ proptest! {
         let waves = waves(&insn, &shape, &mask, &params);
         let elements = if insn.masked { mask.len } else { vl };
         prop_assert!(waves <= u64::from(elements) * u64::from(rows * mats));
+    }
+}
+
+/// The bytes of a list of ranges.
+fn bytes_of(ranges: &[Range]) -> std::collections::BTreeSet<u64> {
+    ranges.iter().flat_map(|r| u64::from(r.start)..r.end()).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Above LISTED_ROWS rows the footprint is computed from the strides' extremes and as a
+    /// union: it must accept exactly the instructions the row-by-row check accepts, with the
+    /// same bytes per operand.
+    #[test]
+    fn the_bounded_footprint_of_many_rows_is_the_rows_union(
+        insn in insn(),
+        vl in 1u32..6,
+        rows in 65u32..80,
+        mats in 64u32..70,
+        strides in [-6i32..6, -6..6, -6..6, -12..12, -12..12, -12..12],
+        size_log in 9u32..12,
+    ) {
+        let [id, ia, ib, id3, ia3, ib3] = strides;
+        let shape = Shape { vl, rows, mats, id, ia, ib, id3, ia3, ib3 };
+        let size = 1 << size_log;
+        let mask = Mask::default();
+        let listed = footprint(&insn, &shape, &mask);
+        let fits = listed.reads.iter().chain(&listed.writes).all(|r| r.end() <= u64::from(size));
+        match bounded_footprint(&insn, &shape, &mask, size) {
+            Ok(bounded) => {
+                prop_assert!(fits, "accepted rows outside the scratchpad");
+                let (a, b) = listed.reads.split_at(listed.a_reads as usize);
+                let (ba, bb) = bounded.reads.split_at(bounded.a_reads as usize);
+                prop_assert_eq!(bytes_of(a), bytes_of(ba));
+                prop_assert_eq!(bytes_of(b), bytes_of(bb));
+                prop_assert_eq!(bytes_of(&listed.writes), bytes_of(&bounded.writes));
+            }
+            Err(e) => prop_assert!(!fits, "refused rows inside the scratchpad: {}", e),
+        }
     }
 }
