@@ -494,3 +494,38 @@ fn detect_refuses_events_outside_the_recorded_machine() {
     let trace = temp_file("crafted.trace", &bytes);
     assert_fails(&["detect", &trace], 124, "events naming bytes outside the recorded machine: 1");
 }
+
+#[test]
+fn detect_sums_up_events_the_detector_rejects_in_one_line() {
+    // Found by issue 13: 100,000 impossible events gave 100,002 log lines and exit 0.
+    use mxpsim_detector::event::{CacheGeometry, DmaDir, Event, Range, WriteBack};
+    use mxpsim_models::events::EventSink;
+    use mxpsim_sim::event_trace::{Header, TraceWriter};
+    let geometry = CacheGeometry { line_size: 64, write_back: WriteBack::Line };
+    let header = Header::new(geometry, vec![Range::new(0x8000_0000, 64 << 20)], 256 << 10);
+    let mut bytes = Vec::new();
+    let mut w = TraceWriter::new(&mut bytes, &header).unwrap();
+    for _ in 0..10_000 {
+        // An engine node for a request that was never made.
+        let (host, scratchpad) = (vec![Range::new(0x8000_0000, 64)], vec![Range::new(0, 64)]);
+        w.emit(Event::Dma { request: 7, dir: DmaDir::ToScratchpad, host, scratchpad, cycle: 20 });
+    }
+    w.finish(&Default::default(), &mxpsim_sim::exit_code::RunEnd::Exited { status: 0 }).unwrap();
+    let trace = temp_file("impossible.trace", &bytes);
+    assert_fails(&["detect", &trace], 124, "events the race detector rejects as impossible in a run: 10000");
+    assert!(stderr(&mxpsim(&["detect", &trace])).lines().count() < 10);
+}
+
+#[test]
+fn a_bad_cache_line_in_a_trace_header_is_a_damaged_trace() {
+    // Found by issue 13: it exited 110 (a configuration error) without naming the file.
+    use mxpsim_detector::event::{CacheGeometry, Range, WriteBack};
+    use mxpsim_sim::event_trace::{Header, TraceWriter};
+    let geometry = CacheGeometry { line_size: 48, write_back: WriteBack::Line };
+    let header = Header::new(geometry, vec![Range::new(0x8000_0000, 64 << 20)], 256 << 10);
+    let mut bytes = Vec::new();
+    let w = TraceWriter::new(&mut bytes, &header).unwrap();
+    w.finish(&Default::default(), &mxpsim_sim::exit_code::RunEnd::Exited { status: 0 }).unwrap();
+    let trace = temp_file("bad-line.trace", &bytes);
+    assert_fails(&["detect", &trace], 124, "bad-line.trace: ");
+}

@@ -450,11 +450,11 @@ fn fail(failure: Failure, message: impl std::fmt::Display) -> u8 {
     failure.code()
 }
 
-/// `text` with every run of more than 120 non-blank characters cut to its first 60 and its
+/// `text` with every run of more than 240 non-blank characters cut to its first 60 and its
 /// length: error messages quote what they refuse (a value, a key, a path), and a 1 MB value
-/// must not become a 1 MB line.
+/// must not become a 1 MB line. (Real paths stay whole: few are that long.)
 fn shorten_words(text: &str) -> String {
-    const LONGEST: usize = 120;
+    const LONGEST: usize = 240;
     const KEPT: usize = 60;
     let mut out = String::with_capacity(text.len().min(4096));
     let mut rest = text;
@@ -758,7 +758,9 @@ fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
     let source = SourceMap::new(symbols, args.elf.as_deref());
     let out = ReportOut::open(&args.report)?;
     let suppressions = args.report.suppressions()?;
-    let mut race = race_checker(&args.report, reader.header.geometry, false)?;
+    // The geometry is the trace's: a bad one is a damaged trace, not a bad configuration.
+    let mut race = race_checker(&args.report, reader.header.geometry, false)
+        .map_err(|Fatal(_, message)| Fatal(Failure::BadTrace, format!("{}: {message}", args.trace.display())))?;
     let header = reader.header.clone();
     let mut notes = RunNotes::default();
     let mut end = None;
@@ -1040,7 +1042,7 @@ mod tests {
         let value = "a".repeat(100_000);
         let cut = shorten_words(&format!("bad value '{value}' for size\n  hint"));
         assert_eq!(cut, format!("bad value '{}… (100002 bytes) for size\n  hint", "a".repeat(59)));
-        let kept = format!("a path /{} stays", "p".repeat(118));
+        let kept = format!("a path /{} stays", "p".repeat(238));
         assert_eq!(shorten_words(&kept), kept);
         assert_eq!(shorten_words("  é  "), "  é  ");
     }

@@ -27,7 +27,7 @@ use mxpsim_detector::event::{CacheGeometry, Event, Pos, Range, Space};
 use mxpsim_models::events::EventSink;
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 
 const MAGIC: &[u8; 8] = b"MXPTRACE";
 const VERSION: u16 = 5;
@@ -220,14 +220,17 @@ pub enum TraceError {
 }
 
 impl TraceError {
-    /// Frames read intact before the problem, when a part of the trace can be analysed.
+    /// Frames read intact before the problem, when a part of the trace can be analysed (not
+    /// after a checksum mismatch: the damage may be anywhere before the trailer).
     pub fn intact_frames(&self) -> Option<u64> {
         match *self {
             TraceError::Corrupt { frame } => Some(frame.saturating_sub(1)),
-            TraceError::Damaged { frames } | TraceError::Cut { frames } => Some(frames),
-            TraceError::Io(_) | TraceError::NotATrace | TraceError::UnsupportedVersion(_) | TraceError::TrailingBytes => {
-                None
-            }
+            TraceError::Cut { frames } => Some(frames),
+            TraceError::Io(_)
+            | TraceError::NotATrace
+            | TraceError::UnsupportedVersion(_)
+            | TraceError::Damaged { .. }
+            | TraceError::TrailingBytes => None,
         }
     }
 }
@@ -266,14 +269,16 @@ pub struct TraceReader<R: BufRead> {
 
 impl<R: BufRead> TraceReader<R> {
     pub fn new(mut input: R) -> Result<Self, TraceError> {
-        let mut magic = [0u8; 8];
-        input.read_exact(&mut magic).map_err(|_| TraceError::NotATrace)?;
-        if &magic != MAGIC {
-            return Err(TraceError::NotATrace);
+        let mut magic = Vec::with_capacity(MAGIC.len());
+        (&mut input).take(MAGIC.len() as u64).read_to_end(&mut magic).map_err(TraceError::Io)?;
+        if magic != MAGIC {
+            // A recording killed before it wrote its header leaves a prefix of it.
+            let cut = magic.len() < MAGIC.len() && MAGIC.starts_with(&magic);
+            return Err(if cut { TraceError::Cut { frames: 0 } } else { TraceError::NotATrace });
         }
         let mut buf = Vec::new();
-        if input.read_until(0, &mut buf).map_err(TraceError::Io)? == 0 {
-            return Err(TraceError::Corrupt { frame: 0 });
+        if !read_frame_bytes(&mut input, &mut buf)? {
+            return Err(TraceError::Cut { frames: 0 });
         }
         // The version comes first, so an older header (other fields) still says its version.
         let version: u16 = postcard::take_from_bytes_cobs(&mut buf.clone()).map_err(|_| TraceError::Corrupt { frame: 0 })?.0;
@@ -286,9 +291,7 @@ impl<R: BufRead> TraceReader<R> {
 
     /// The next frame, checked when it is the trailer; `None` after the trailer.
     fn read(&mut self) -> Result<Option<Frame>, TraceError> {
-        self.buf.clear();
-        // The end of the file, or a last frame without its terminating zero: cut there.
-        if self.input.read_until(0, &mut self.buf).map_err(TraceError::Io)? == 0 || self.buf.last() != Some(&0) {
+        if !read_frame_bytes(&mut self.input, &mut self.buf)? {
             return Err(TraceError::Cut { frames: self.tally.frames });
         }
         let raw = self.buf.clone();
@@ -307,6 +310,20 @@ impl<R: BufRead> TraceReader<R> {
         }
         Ok(Some(frame))
     }
+}
+
+/// The longest frame read: a damaged file without zero bytes must not be read whole.
+const MAX_FRAME: u64 = 1 << 30;
+
+/// Reads one frame's bytes, its terminating zero included, into `buf`: false at the end of
+/// the file or when the file ends inside the frame (it was cut there).
+fn read_frame_bytes<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> Result<bool, TraceError> {
+    buf.clear();
+    let n = input.take(MAX_FRAME).read_until(0, buf).map_err(TraceError::Io)?;
+    if n as u64 == MAX_FRAME && buf.last() != Some(&0) {
+        return Err(TraceError::Corrupt { frame: 0 });
+    }
+    Ok(n > 0 && buf.last() == Some(&0))
 }
 
 impl<R: BufRead> Iterator for TraceReader<R> {
@@ -457,6 +474,16 @@ mod tests {
         let mut extended = recorded();
         extended.push(7);
         assert!(matches!(read_all(&extended).1, Some(TraceError::TrailingBytes)));
+    }
+
+    #[test]
+    fn a_recording_killed_before_its_header_was_written_was_cut() {
+        let full = recorded();
+        let header_end = full.iter().skip(8).position(|&b| b == 0).unwrap() + 9;
+        for cut in 0..header_end {
+            let e = TraceReader::new(&full[..cut]).err().unwrap();
+            assert!(matches!(e, TraceError::Cut { frames: 0 }), "cut at {cut}: {e:?}");
+        }
     }
 
     #[test]

@@ -417,6 +417,17 @@ mod tests {
     }
 
     #[test]
+    fn a_write_longer_than_memory_fails_without_allocating_it() {
+        // Found by issue 13: a length of 0xffffffff allocated 4 GiB before its range check.
+        let mut r = rig();
+        let Outcome::Return(out) = r.open(":tt", 4) else { panic!() };
+        let b = r.block(MEM + 0x400, &[out, MEM + 0x300, u32::MAX]);
+        assert_eq!(r.call(op::WRITE, b), Outcome::Return(FAIL));
+        assert_eq!(r.call(op::ERRNO, 0), Outcome::Return(errno::EFAULT));
+        assert!(r.out.0.borrow().is_empty(), "nothing of it is written");
+    }
+
+    #[test]
     fn stdin_is_at_end_of_file() {
         let mut r = rig();
         let Outcome::Return(h) = r.open(":tt", 0) else { panic!() };

@@ -492,8 +492,7 @@ impl FastDetector {
 
 /// The lines `ranges` (sorted, disjoint) touch, in order, each with the bytes touched.
 fn masks_by_line(ranges: &[Range], line_size: u32) -> impl Iterator<Item = (u32, LineMask)> + '_ {
-    // An iterator, not a list: a node's ranges may span gigabytes (a damaged trace's), and
-    // only lines the detector knows cost anything.
+    // An iterator, not a list of every line: a node's ranges may span the whole memory.
     let mut parts = ranges
         .iter()
         .flat_map(move |&range| bytes::split_by_line(range, line_size))

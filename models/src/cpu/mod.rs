@@ -23,6 +23,7 @@ use csr::{Csrs, Priv};
 use decode::{decode, Insn};
 use decode_cache::DecodeCache;
 use isa::Op;
+use crate::stop::MAX_CYCLE;
 use mxpsim_detector::event::Range;
 use std::collections::BTreeMap;
 use timing::{CostTable, CpuTiming};
@@ -379,7 +380,8 @@ impl Hart {
         // Only the timer rises by itself; a software interrupt needs a store, and the hart
         // is the only one that could make it.
         let rise = bus.interrupt_due();
-        if self.csr.mie() & Interrupt::Timer.bit() != 0 && rise != u64::MAX {
+        // A compare value beyond the simulator's time bound is out of reach too.
+        if self.csr.mie() & Interrupt::Timer.bit() != 0 && rise <= MAX_CYCLE {
             // Past the cycle limit, the wait ends there (and so does the run).
             self.now = self.now.max(rise.min(self.cycle_limit));
             return Ok(next);
@@ -584,11 +586,18 @@ impl Hart {
         pc.wrapping_add(offset)
     }
 
+    /// Waits `cycles` for the bus, no longer than the cycle limit (the run then stops with
+    /// the clock at the limit: a wait behind a long DMA may be billions of cycles).
+    #[inline(always)]
+    fn wait(&mut self, cycles: u64) {
+        self.now = (self.now + cycles).min(self.cycle_limit.max(self.now));
+    }
+
     #[inline(always)]
     fn load<B: Bus>(&mut self, bus: &mut B, pc: u32, addr: u32, width: Width) -> Result<u32, Event> {
         let at = Access { pc, now: self.now };
         let (value, stall) = bus.load(at, addr, width).map_err(|f| Event::access_fault(Cause::LoadAccessFault, f))?;
-        self.now += stall;
+        self.wait(stall);
         // A device may stop the run on a load (a malformed accelerator reply request).
         self.check_halt(bus);
         Ok(value)
@@ -613,7 +622,7 @@ impl Hart {
     fn write<B: Bus>(&mut self, bus: &mut B, pc: u32, addr: u32, width: Width, value: u32) -> Result<(), Event> {
         let at = Access { pc, now: self.now };
         let stall = bus.store(at, addr, width, value).map_err(|f| Event::access_fault(Cause::StoreAccessFault, f))?;
-        self.now += stall;
+        self.wait(stall);
         Ok(())
     }
 
@@ -657,7 +666,7 @@ impl Hart {
         let fault = |f| Event::access_fault(Cause::StoreAccessFault, f);
         let (old, load_stall) = bus.load(at, addr, Width::Word).map_err(fault)?;
         let store_stall = bus.store(at, addr, Width::Word, op(old, src)).map_err(fault)?;
-        self.now += load_stall + store_stall;
+        self.wait(load_stall + store_stall);
         self.set_reg(rd, old);
         self.stored(bus, addr, 4, next)
     }
@@ -666,7 +675,7 @@ impl Hart {
         let at = Access { pc, now: self.now };
         // Zicbom reports faults of cache-block operations as store/AMO faults.
         let stall = bus.cache_block(at, op, addr).map_err(|f| Event::access_fault(Cause::StoreAccessFault, f))?;
-        self.now += stall;
+        self.wait(stall);
         Ok(next)
     }
 

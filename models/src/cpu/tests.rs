@@ -592,6 +592,25 @@ fn wfi_skips_to_the_timer_edge_and_wakes_even_with_interrupts_masked() {
     let (mut hart, mut bus) = machine_with_timer(&[WFI], u64::MAX);
     hart.csr.write(MIE, Interrupt::Timer.bit(), 0).unwrap();
     assert!(matches!(hart.run(&mut bus, &mut (), 1), Exit::Asleep { .. }));
+    // Nor one beyond the simulator's 2^62 cycles (the clock would overflow after it).
+    let (mut hart, mut bus) = machine_with_timer(&[WFI], 1 << 61);
+    hart.csr.write(MIE, Interrupt::Timer.bit(), 0).unwrap();
+    assert!(matches!(hart.run(&mut bus, &mut (), 1), Exit::Asleep { .. }));
+}
+
+#[test]
+fn the_hart_stops_at_the_cycle_limit_and_no_wait_passes_it() {
+    const WFI: u32 = 0x1050_0073;
+    let (mut hart, mut bus) = machine(&[NOP; 64]);
+    hart.set_cycle_limit(10);
+    assert_eq!(hart.run(&mut bus, &mut (), 100), Exit::CycleLimit);
+    assert_eq!((hart.now, hart.steps), (10, 10), "one cycle per instruction, none past the limit");
+    // A wfi for a timer edge beyond the limit waits only up to it.
+    let (mut hart, mut bus) = machine_with_timer(&[WFI], 1000); // cycle 10000
+    hart.csr.write(MIE, Interrupt::Timer.bit(), 0).unwrap();
+    hart.set_cycle_limit(500);
+    assert_eq!(hart.run(&mut bus, &mut (), 5), Exit::CycleLimit);
+    assert_eq!(hart.now, 501, "at the limit, then the wfi's own cycle");
 }
 
 mod fuzz {

@@ -96,15 +96,22 @@ impl DmaRows {
     }
 
     /// The DRAM ranges, as the event lists them: one per row, or, above [`LISTED_ROWS`] rows,
-    /// their union (in time proportional to the rows, as moving them takes).
-    fn host(&self) -> Vec<Range> {
+    /// their union (in time proportional to the rows, as moving them takes; `stop` is looked
+    /// at every 2^16 rows). The union holds one range per disjoint run of bytes: no more than
+    /// the bytes the rows touch, which the detector tracks line by line anyway.
+    fn host(&self, stop: &StopRequest) -> Result<Vec<Range>, Halt> {
         let rows = (0..self.rows).map(|r| Range::new(self.row(r).0, self.len));
         if u64::from(self.rows) <= LISTED_ROWS {
-            return rows.collect();
+            return Ok(rows.collect());
         }
         let mut union = RangeUnion::default();
-        rows.for_each(|r| union.add(r));
-        union.finish()
+        for (r, range) in rows.enumerate() {
+            if r % (1 << 16) == 0 && stop.reason().is_some() {
+                return Err(Halt::Requested);
+            }
+            union.add(range);
+        }
+        Ok(union.finish())
     }
 
     /// The scratchpad ranges (offsets in a scratchpad of `size` bytes, every row checked to
@@ -279,7 +286,7 @@ impl Mxp {
                     };
                     moved.expect("DMA rows are checked against DRAM when the command is decoded");
                 }
-                emit(Event::Dma { request, dir, host: rows.host(), scratchpad, cycle: at });
+                emit(Event::Dma { request, dir, host: rows.host(&self.stop)?, scratchpad, cycle: at });
             }
             Work::Vector { request, pc, insn, shape, footprint } => {
                 let stop = &self.stop;
@@ -434,19 +441,20 @@ impl Mxp {
             off < size && u64::from(off) + u64::from(len) <= u64::from(size)
         };
         let len = rows.len;
-        if let Some((r, sp)) = first_row_outside(rows.sp, rows.sp_inc, rows.rows, len, in_scratchpad, &self.stop)? {
-            return Ok(Err(format!(
-                "DMA row {r}: scratchpad range {sp:#010x} + {len} bytes is outside the scratchpad"
-            )));
-        }
         let in_dram = |addr: u32, len: u32| dram.contains(addr, len);
-        if let Some((r, ext)) = first_row_outside(rows.ext, rows.ext_inc, rows.rows, len, in_dram, &self.stop)? {
-            return Ok(Err(format!(
+        let sp = first_row_outside(rows.sp, rows.sp_inc, rows.rows, len, in_scratchpad, &self.stop)?;
+        let ext = first_row_outside(rows.ext, rows.ext_inc, rows.rows, len, in_dram, &self.stop)?;
+        // The first bad row, as a row-by-row check finds it (its scratchpad side first).
+        Ok(match (sp, ext) {
+            (Some((r, sp)), ext) if ext.is_none_or(|(e, _)| r <= e) => {
+                Err(format!("DMA row {r}: scratchpad range {sp:#010x} + {len} bytes is outside the scratchpad"))
+            }
+            (_, Some((r, ext))) => Err(format!(
                 "DMA row {r}: host address {ext:#010x} + {len} bytes is not in DRAM (DMA uses physical DRAM \
                  addresses: pass uncached-alias pointers through VBX_DMA_ADDR)"
-            )));
-        }
-        Ok(Ok(DmaRows { sp: rows.sp.wrapping_sub(base), ..rows }))
+            )),
+            _ => Ok(DmaRows { sp: rows.sp.wrapping_sub(base), ..rows }),
+        })
     }
 
     /// Earliest start for an operation after every earlier one it interlocks with.
@@ -533,10 +541,7 @@ impl Mxp {
         let size = self.cfg.scratchpad_size;
         let footprint = vector::bounded_footprint(&insn, &shape, &mask, size)?;
         if let command::Opcode::VsetMsk(_) = insn.op {
-            // An enumerated B reads no scratchpad: only this bounds the mask's length.
-            if length > size {
-                return Err(format!("mask set-up over {length} elements, more than the {size:#x}-byte scratchpad holds"));
-            }
+            // (The mask's length is VL, which the register keeps below twice the scratchpad.)
             if !insn.masked {
                 self.mask_len = shape.vl;
             }

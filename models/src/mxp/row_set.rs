@@ -131,20 +131,30 @@ impl Bitmap {
         out
     }
 
-    /// The members as sorted, disjoint, not touching ranges.
+    /// The members as sorted, disjoint, not touching ranges (a word at a time where a word
+    /// does not change whether the current run goes on).
     pub fn ranges(&self) -> Vec<Range> {
         let mut out = Vec::new();
         let mut start = None;
-        for at in 0..=self.size {
-            let member = at < self.size && self.words[at as usize / 64] >> (at % 64) & 1 == 1;
-            match (member, start) {
-                (true, None) => start = Some(at),
-                (false, Some(s)) => {
-                    out.push(Range::new(s, at - s));
-                    start = None;
-                }
+        for (i, &word) in self.words.iter().enumerate() {
+            let base = i as u32 * 64;
+            match (word, start) {
+                (0, None) | (u64::MAX, Some(_)) => continue,
                 _ => {}
             }
+            for bit in 0..64u32.min(self.size - base) {
+                match (word >> bit & 1 == 1, start) {
+                    (true, None) => start = Some(base + bit),
+                    (false, Some(s)) => {
+                        out.push(Range::new(s, base + bit - s));
+                        start = None;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if let Some(s) = start {
+            out.push(Range::new(s, self.size - s));
         }
         out
     }
