@@ -572,13 +572,19 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     let cmdline = crate::semihost::command_line(&args.firmware, &args.args).map_err(|e| Fatal(Failure::Usage, e))?;
     // On a terminal the firmware's lines show as they are written; elsewhere they are
     // buffered (and flushed when the run ends, however it ends).
-    let console: Box<dyn io::Write> = match io::stdout().is_terminal() {
+    let on_terminal = io::stdout().is_terminal();
+    let console: Box<dyn io::Write> = match on_terminal {
         true => Box::new(io::LineWriter::new(io::stdout())),
         false => Box::new(BufWriter::new(io::stdout())),
     };
     let progress = ProgressLine::on_terminal();
     let (console, errors): (Box<dyn io::Write>, Box<dyn io::Write>) = match &progress {
-        Some(line) => (line.around(console), line.around(Box::new(io::stderr()))),
+        // The progress line is on standard error's terminal: whatever goes to it too takes
+        // the line off first.
+        Some(line) => {
+            let console = if on_terminal { line.around(console, true) } else { console };
+            (console, line.around(Box::new(io::stderr()), false))
+        }
         None => (console, Box::new(io::stderr())),
     };
     let host = Semihost::new(console, errors, cmdline, config.clock_hz);

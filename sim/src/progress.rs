@@ -29,10 +29,12 @@ impl ProgressLine {
         std::io::stderr().is_terminal().then_some(ProgressLine { start, next: start + QUIET_FOR, bar })
     }
 
-    /// `console` (the firmware's output) made to clear the line before it writes, so that the
-    /// firmware's lines and the progress line do not mix on the terminal.
-    pub fn around(&self, console: Box<dyn Write>) -> Box<dyn Write> {
-        Box::new(Suspending { bar: self.bar.clone(), inner: console })
+    /// `console` (the firmware's output) made to clear the line before it writes to the
+    /// terminal, so that the firmware's lines and the progress line do not mix. A
+    /// `line_buffered` console reaches the terminal only with a newline (or a flush): only
+    /// then is the line cleared (firmware often writes a byte at a time).
+    pub fn around(&self, console: Box<dyn Write>, line_buffered: bool) -> Box<dyn Write> {
+        Box::new(Suspending { bar: self.bar.clone(), inner: console, line_buffered })
     }
 
     /// Redraws the line if it is time to.
@@ -67,11 +69,15 @@ impl Drop for ProgressLine {
 struct Suspending {
     bar: ProgressBar,
     inner: Box<dyn Write>,
+    line_buffered: bool,
 }
 
 impl Write for Suspending {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let inner = &mut self.inner;
+        if self.line_buffered && !buf.contains(&b'\n') {
+            return inner.write(buf);
+        }
         self.bar.suspend(|| inner.write(buf))
     }
 
