@@ -81,6 +81,12 @@ struct MachineArgs {
     /// DRAM size, e.g. 64M, 128M, 0x800000.
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     dram_size: Option<u32>,
+
+    /// Stop the run (exit status 123) at a vector operand row that leaves the scratchpad,
+    /// instead of wrapping its addresses at the scratchpad's end as the hardware does
+    /// (`[mxp] strict_bounds`).
+    #[arg(long)]
+    strict_bounds: bool,
 }
 
 impl MachineArgs {
@@ -105,6 +111,7 @@ impl MachineArgs {
         if let Some(size) = self.dram_size {
             config.memory.dram_size = size;
         }
+        config.mxp.strict_bounds |= self.strict_bounds;
         config.validate().map_err(|e| e.to_string())?;
         Ok(config)
     }

@@ -27,6 +27,10 @@ pub struct MxpConfig {
     /// Lanes of the custom units VCUSTOM0 (Q16.16 divide) and VCUSTOM1 (Q16.16 square root).
     #[serde(deserialize_with = "crate::invalid::exactly")]
     pub custom_lanes: [u32; 2],
+    /// Refuse a vector operand row that leaves the scratchpad (the run stops: exit status 123)
+    /// instead of wrapping its addresses at the scratchpad's end, as the vendor simulator and
+    /// the hardware do (`mxp-spec.md` §3.1 item 7).
+    pub strict_bounds: bool,
 }
 
 impl Default for MxpConfig {
@@ -43,6 +47,7 @@ impl Default for MxpConfig {
             mask_waves: 256,
             fxp_frac_bits: [4, 15, 16],
             custom_lanes: [4, 4],
+            strict_bounds: false,
         }
     }
 }

@@ -539,7 +539,7 @@ impl Mxp {
         }
         let insn = self.rebase(insn);
         let size = self.cfg.scratchpad_size;
-        let footprint = vector::bounded_footprint(&insn, &shape, &mask, size)?;
+        let footprint = vector::bounded_footprint(&insn, &shape, &mask, size, self.cfg.strict_bounds)?;
         if let command::Opcode::VsetMsk(_) = insn.op {
             // (The mask's length is VL, which the register keeps below twice the scratchpad.)
             if !insn.masked {
@@ -560,7 +560,9 @@ impl Mxp {
     }
 
     /// The instruction with its scratchpad CPU addresses turned into offsets (an address
-    /// below the scratchpad wraps to a huge offset, which the bounds check rejects).
+    /// outside the scratchpad gives an offset of `size` or more: execution reduces it modulo the
+    /// size, which the scratchpad's aligned base makes the address's own low bits; strict
+    /// bounds reject it).
     fn rebase(&self, insn: VectorInsn) -> VectorInsn {
         let base = self.cfg.scratchpad;
         VectorInsn {

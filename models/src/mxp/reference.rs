@@ -22,8 +22,9 @@
 //! * masked: run over `mask.len` elements; mask bit 0 → not written, not accumulated;
 //!   VSET_MSK: unmasked sets `len = VL` and bits `0..VL`, masked re-evaluates set bits only;
 //!   status = 1 if any bit of `0..len` is set, else 0 (bit 31 cleared);
-//! * VCUSTOM0 = `fix16_div(b, a)`, VCUSTOM1 = `fix16_sqrt(a)` (flag 0); other custom opcodes
-//!   are `NoCustomUnit` and change nothing;
+//! * VCUSTOM0 = `fix16_div(b, a)`, VCUSTOM1 = `fix16_sqrt(a)` (flag 0; B is not read); other
+//!   custom opcodes are `NoCustomUnit` and change nothing;
+//! * addresses: a byte address is taken modulo the scratchpad's size (§3.1 item 7);
 //! * shifts: amount = B at calculation width, mod 32; shifting happens on the (≥ 32-bit)
 //!   value, then the result is taken at calculation width. VSHR's flag is "bit (b−1) of a
 //!   when b > 0" with b = B's value (so a negative B gives flag 0) and the bit index mod 32;
@@ -176,7 +177,8 @@ fn element_addr(row: u32, i: u32, size: u32) -> u32 {
 }
 
 fn reads_b(insn: &VectorInsn) -> bool {
-    b_is_vector(insn) && insn.op != Opcode::Vmov
+    // VCUSTOM1, the square root, has one operand.
+    b_is_vector(insn) && !matches!(insn.op, Opcode::Vmov | Opcode::Vcustom(1))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -241,22 +243,27 @@ fn mask_bit(mask: &Mask, i: u32) -> bool {
 // ---------------------------------------------------------------------------------------------
 // Scratchpad access.
 
+/// Byte `k` of the element at `addr`: the scratchpad's addresses are taken modulo its size.
+fn byte_at(state: &VectorState, addr: u32, k: u32) -> usize {
+    (addr as u64 + k as u64) as usize % state.data.len()
+}
+
 fn load(state: &VectorState, addr: u32, size: u32) -> u64 {
     let mut v: u64 = 0;
     for k in 0..size {
-        v |= (state.data[addr.wrapping_add(k) as usize] as u64) << (8 * k);
+        v |= (state.data[byte_at(state, addr, k)] as u64) << (8 * k);
     }
     v
 }
 
 fn load_flag(state: &VectorState, addr: u32, size: u32) -> bool {
-    (0..size).any(|k| state.flags[addr.wrapping_add(k) as usize] != 0)
+    (0..size).any(|k| state.flags[byte_at(state, addr, k)] != 0)
 }
 
 fn store(state: &mut VectorState, addr: u32, size: u32, value: i128, flag: bool) {
     let pattern = value.rem_euclid(1i128 << bits_of(size));
     for k in 0..size {
-        let a = addr.wrapping_add(k) as usize;
+        let a = byte_at(state, addr, k);
         state.data[a] = ((pattern >> (8 * k)) & 0xff) as u8;
         state.flags[a] = if k == 0 { flag as u8 } else { 0 };
     }

@@ -64,7 +64,8 @@ fn merge(a: Range, b: Range) -> Option<Range> {
     (touch && end - u64::from(start) <= u64::from(u32::MAX)).then(|| Range::new(start, (end - start as u64) as u32))
 }
 
-/// A set of offsets in `0..size`, one bit each.
+/// A set of offsets in `0..size` (a multiple of 64: a scratchpad's size), one bit each, where
+/// moving a member past either end wraps it around (the scratchpad's addresses do).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bitmap {
     words: Vec<u64>,
@@ -84,22 +85,22 @@ impl Bitmap {
     }
 
     /// The set with every member also moved by 0, `step`, 2·`step`, …, (`count` − 1)·`step`
-    /// (a Minkowski sum), in 2·log2(`count`) shifted unions. Every moved member must stay in
-    /// `0..size` (the caller has checked the extremes).
+    /// modulo the size (a Minkowski sum), in 2·log2(`count`) rotated unions.
     pub fn repeat(&self, step: i64, count: u64) -> Bitmap {
         if count <= 1 || step == 0 {
             return self.clone();
         }
+        let by = |k: u64| (i128::from(step) * i128::from(k)).rem_euclid(self.size.into()) as u32;
         // Invariant: `sum` = self moved by 0..k steps. Doubling k, then adding one, bit by bit
         // of `count` from the top.
         let mut sum = self.clone();
         let mut k: u64 = 1;
         for bit in (0..63 - count.leading_zeros()).rev() {
-            let moved = sum.shifted(step * k as i64);
+            let moved = sum.rotated(by(k));
             sum.or(&moved);
             k *= 2;
             if count >> bit & 1 == 1 {
-                sum.or(&self.shifted(step * k as i64));
+                sum.or(&self.rotated(by(k)));
                 k += 1;
             }
         }
@@ -111,21 +112,19 @@ impl Bitmap {
         self.words.iter_mut().zip(&other.words).for_each(|(a, b)| *a |= b);
     }
 
-    /// Every member moved by `by` (members moved out of `0..size` are dropped).
-    fn shifted(&self, by: i64) -> Bitmap {
+    /// Every member moved up by `by` (< size), wrapping past the end.
+    fn rotated(&self, by: u32) -> Bitmap {
         let mut out = Bitmap::new(self.size);
-        let n = self.words.len() as i64;
-        let (word_shift, bit_shift) = (by.div_euclid(64), by.rem_euclid(64) as u32);
+        let n = self.words.len();
+        let (word_shift, bit_shift) = (by as usize / 64, by % 64);
         for (i, &w) in self.words.iter().enumerate() {
             if w == 0 {
                 continue;
             }
-            let low = i as i64 + word_shift;
-            if (0..n).contains(&low) {
-                out.words[low as usize] |= w << bit_shift;
-            }
-            if bit_shift != 0 && (0..n).contains(&(low + 1)) {
-                out.words[(low + 1) as usize] |= w >> (64 - bit_shift);
+            let low = (i + word_shift) % n;
+            out.words[low] |= w << bit_shift;
+            if bit_shift != 0 {
+                out.words[(low + 1) % n] |= w >> (64 - bit_shift);
             }
         }
         out
@@ -191,20 +190,23 @@ mod tests {
     }
 
     #[test]
-    fn repeat_is_the_minkowski_sum() {
-        for (start, step, count) in [(3u32, 5i64, 1u64), (3, 5, 2), (3, 5, 13), (200, -7, 29), (0, 1, 64), (5, 64, 3)] {
+    fn repeat_is_the_minkowski_sum_modulo_the_size() {
+        let cases = [(3u32, 5i64, 1u64), (3, 5, 2), (3, 5, 13), (200, -7, 29), (0, 1, 64), (5, 64, 3), (500, 7, 9)];
+        let more = [(10, -3, 1000), (1, 1 << 31, 1 << 32), (0, 192, 1 << 20)];
+        for (start, step, count) in cases.into_iter().chain(more) {
             let got = Bitmap::single(512, start).repeat(step, count);
-            let want: BTreeSet<u64> = (0..count as i64).map(|k| (start as i64 + k * step) as u64).collect();
+            let moved = |k: i64| (i128::from(start) + i128::from(k) * i128::from(step)).rem_euclid(512) as u64;
+            let want: BTreeSet<u64> = (0..count.min(4096) as i64).map(moved).collect();
             assert_eq!(bytes(&got.ranges()), want, "start {start} step {step} count {count}");
         }
     }
 
     #[test]
-    fn shifts_cross_words_both_ways() {
+    fn rotations_cross_words_and_the_end() {
         let set = Bitmap::single(256, 63).repeat(1, 3); // 63, 64, 65
-        assert_eq!(set.shifted(70).ranges(), vec![Range::new(133, 3)]);
-        assert_eq!(set.shifted(-63).ranges(), vec![Range::new(0, 3)]);
-        assert_eq!(set.shifted(-64).ranges(), vec![Range::new(0, 2)]);
-        assert_eq!(set.shifted(200).ranges(), vec![]);
+        assert_eq!(set.rotated(70).ranges(), vec![Range::new(133, 3)]);
+        assert_eq!(set.rotated(256 - 63).ranges(), vec![Range::new(0, 3)]);
+        assert_eq!(set.rotated(256 - 64).ranges(), vec![Range::new(0, 2), Range::new(255, 1)]);
+        assert_eq!(set.rotated(192).ranges(), vec![Range::new(0, 2), Range::new(255, 1)]);
     }
 }

@@ -20,7 +20,11 @@
 //!   (masked off, false predicates, or no elements at all): the sum is then 0.
 //! * A mask set-up ignores MOD_ACC (the mask has no address to accumulate into).
 //! * Custom units work on each element's value as a 32-bit Q16.16 number and leave their flags
-//!   clear; unattached VCUSTOMn (n ≥ 2) are refused before anything changes.
+//!   clear; unattached VCUSTOMn (n ≥ 2) are refused before anything changes. The square root
+//!   (VCUSTOM1) reads only A.
+//! * Operand addresses wrap at the scratchpad's end, as the vendor simulator reduces them modulo
+//!   its size and the hardware decodes only the low bits (§3.1 item 7); a machine with
+//!   `strict_bounds` refuses an operand row that leaves the scratchpad instead.
 //! * A zero lane count still makes one-element wavefronts.
 
 mod alu;
@@ -137,22 +141,31 @@ pub fn footprint(insn: &VectorInsn, shape: &Shape, mask: &Mask) -> Footprint {
     footprint
 }
 
-/// The bytes `insn` touches with `shape` in a scratchpad of `size` bytes, as
-/// [`footprint`] lists them, or why they do not all lie in it.
+/// The bytes `insn` touches with `shape` in a scratchpad of `size` bytes (a power of two):
+/// [`footprint`]'s rows, wrapped at the scratchpad's end (a row that crosses it is two ranges)
+/// or, when `strict`, refused if one leaves the scratchpad.
 ///
 /// With more than [`LISTED_ROWS`] rows each operand's rows are checked from the extremes of
 /// their strides and given as their union (sorted ranges), in time and memory bounded by the
 /// scratchpad's size whatever ROWS × MATS is.
-pub fn bounded_footprint(insn: &VectorInsn, shape: &Shape, mask: &Mask, size: u32) -> Result<Footprint, String> {
+pub fn bounded_footprint(
+    insn: &VectorInsn,
+    shape: &Shape,
+    mask: &Mask,
+    size: u32,
+    strict: bool,
+) -> Result<Footprint, String> {
     if u64::from(shape.rows) * u64::from(shape.mats) <= LISTED_ROWS {
         let footprint = footprint(insn, shape, mask);
         let outside = footprint.reads.iter().chain(&footprint.writes).find(|r| r.end() > size.into());
         return match outside {
-            Some(bad) => Err(format!(
-                "vector operand row {:#x}..{:#x} (scratchpad offsets) is outside the {size:#x}-byte scratchpad",
+            Some(bad) if strict => Err(format!(
+                "vector operand row {:#x}..{:#x} (scratchpad offsets) is outside the {size:#x}-byte scratchpad \
+                 (strict bounds)",
                 bad.start,
                 bad.end()
             )),
+            Some(_) => Ok(footprint.wrapped(size)),
             None => Ok(footprint),
         };
     }
@@ -160,7 +173,7 @@ pub fn bounded_footprint(insn: &VectorInsn, shape: &Shape, mask: &Mask, size: u3
     let written = if insn.acc { 1 } else { len };
     let operand = |base: u32, elements: u32, size_of: Size, strides: [(i32, u32); 2]| {
         let (_, bytes) = layout::span(base, elements, size_of);
-        strided_union(base, bytes, strides, size)
+        strided_union(base, bytes, strides, size, strict)
     };
     let mut footprint = Footprint::default();
     if let (true, SrcA::Vector(base)) = (layout::reads_a(insn.op), insn.src_a) {
@@ -176,16 +189,26 @@ pub fn bounded_footprint(insn: &VectorInsn, shape: &Shape, mask: &Mask, size: u3
     Ok(footprint)
 }
 
-/// The union of the rows `[base + r·s1 + m·s2, … + bytes)` for `r < n1`, `m < n2` (addresses
-/// wrapping at 2^32, as [`layout::rows`] computes them), if every row lies in `0..size`.
+/// The union of the rows `[base + r·s1 + m·s2, … + bytes)` for `r < n1`, `m < n2`, wrapped at
+/// the scratchpad's end; when `strict`, only if every row lies in `0..size` (addresses
+/// wrapping at 2^32, as [`layout::rows`] computes them).
 ///
 /// Every row lies inside exactly when the corner rows do and, along a dimension with more
 /// than one row, the stride is shorter than the room the rows have: a longer stride puts
 /// one of two neighbouring rows outside, and a shorter one cannot jump out and back in
 /// (`size` ≤ 2^24 is far below the 2^32 wrap).
-fn strided_union(base: u32, bytes: u32, strides: [(i32, u32); 2], size: u32) -> Result<Vec<Range>, String> {
+fn strided_union(
+    base: u32,
+    bytes: u32,
+    strides: [(i32, u32); 2],
+    size: u32,
+    strict: bool,
+) -> Result<Vec<Range>, String> {
     if bytes == 0 {
         return Ok(Vec::new());
+    }
+    if !strict {
+        return Ok(rows_union(base, bytes, strides, size));
     }
     let room = i128::from(size) - i128::from(bytes) + 1;
     let reach = |(stride, n): (i32, u32)| i128::from(stride) * i128::from(n.saturating_sub(1));
@@ -198,13 +221,46 @@ fn strided_union(base: u32, bytes: u32, strides: [(i32, u32); 2], size: u32) -> 
         let [(s1, n1), (s2, n2)] = strides;
         return Err(format!(
             "vector operand rows of {bytes} bytes from scratchpad offset {base:#x} ({n1} rows {s1:+} bytes apart, \
-             {n2} matrices {s2:+} bytes apart) leave the {size:#x}-byte scratchpad"
+             {n2} matrices {s2:+} bytes apart) leave the {size:#x}-byte scratchpad (strict bounds)"
         ));
     }
+    Ok(rows_union(base, bytes, strides, size))
+}
+
+/// The bytes of the rows `[base + r·s1 + m·s2, … + bytes)`, all taken modulo `size`.
+fn rows_union(base: u32, bytes: u32, strides: [(i32, u32); 2], size: u32) -> Vec<Range> {
     let starts = strides
         .iter()
-        .fold(Bitmap::single(size, base), |set, &(stride, n)| set.repeat(stride.into(), n.into()));
-    Ok(starts.repeat(1, bytes.into()).ranges())
+        .fold(Bitmap::single(size, base % size), |set, &(stride, n)| set.repeat(stride.into(), n.into()));
+    starts.repeat(1, bytes.into()).ranges()
+}
+
+impl Footprint {
+    /// The same bytes with every range taken modulo `size` (a power of two): a range that
+    /// crosses the end becomes two, one of `size` bytes or more the whole scratchpad.
+    fn wrapped(&self, size: u32) -> Footprint {
+        let wrap = |ranges: &[Range]| -> Vec<Range> {
+            let mut out = Vec::new();
+            for r in ranges {
+                if u64::from(r.len) >= u64::from(size) {
+                    out.push(Range::new(0, size));
+                    continue;
+                }
+                let start = r.start % size;
+                let first = r.len.min(size - start);
+                out.push(Range::new(start, first));
+                if first < r.len {
+                    out.push(Range::new(0, r.len - first));
+                }
+            }
+            out
+        };
+        let (a, b) = self.reads.split_at(self.a_reads as usize);
+        let mut reads = wrap(a);
+        let a_reads = reads.len() as u32;
+        reads.extend(wrap(b));
+        Footprint { reads, a_reads, writes: wrap(&self.writes) }
+    }
 }
 
 /// Adds the range of `elements` elements of `size` from `base`, unless it is empty.

@@ -404,11 +404,12 @@ const MOST_ROWS: u32 = (512 << 10) - 1;
 
 #[test]
 fn a_vector_instruction_of_2_to_the_38_rows_is_issued_in_bounded_time() {
-    let mut r = Rig::new(MxpConfig::default());
+    let mut r = Rig::new(MxpConfig { strict_bounds: true, ..MxpConfig::default() });
     r.command(&[2, 4, MOST_ROWS, MOST_ROWS]); // VL 4
     r.command(&[0x0000_0002 | (1 << 18), 0, 4, 0]); // 2-D: IA 0, IB 4, ID 0
     r.command(&[0x0000_0002 | (1 << 17), 0, 0, 0]); // 3-D: all 0
-    // B's rows walk 4 bytes per row through 2^19 rows: far outside the scratchpad.
+    // B's rows walk 4 bytes per row through 2^19 rows: far outside the scratchpad, which
+    // strict bounds refuse.
     within(std::time::Duration::from_secs(5), "refusing the instruction", || {
         r.command(&vadd_word(SP, SP, SP + 0x100))
     });
@@ -451,4 +452,51 @@ fn the_cpu_waits_for_the_accelerator_no_longer_than_the_cycle_limit() {
     assert_eq!(r.now, 5_000, "the clock stops at the limit");
     assert_eq!(r.m.stop(), Some(crate::stop::Stop::CycleLimit));
     assert!(r.m.sink().iter().all(|e| !matches!(e, Event::Dma { .. } | Event::Sync { .. })));
+}
+
+#[test]
+fn operand_addresses_wrap_at_the_scratchpads_end_unless_bounds_are_strict() {
+    // The SDK's basic_test issues vbx(SVW, VMUL, 0, 0, 0): CPU address 0 is scratchpad offset 0
+    // modulo its size (§3.1 item 7).
+    let svw_vmul = |d: u32, a: u32, b: u32| [0x0001_55cc, a, b, d]; // M_SVW | VMUL (12)
+    let mut r = Rig::new(MxpConfig::default());
+    r.store(SP, 6);
+    r.command(&[2, 1, 1, 1]);
+    r.command(&svw_vmul(0, 7, 0));
+    r.sync();
+    assert!(!r.m.halt_requested(), "{}", r.error());
+    assert_eq!(r.load(SP), 42, "7 × 6 at offset 0");
+    // A row that runs off the end continues at offset 0: words at 0x3fffc and 0.
+    r.store(SP + 0x3_fffc, 5);
+    r.command(&[2, 2, 1, 1]);
+    r.command(&vadd_word(SP + 0x100, SP + 0x3_fffc, SP + 0x3_fffc));
+    r.sync();
+    assert_eq!((r.load(SP + 0x100), r.load(SP + 0x104)), (10, 84));
+    let wrapped: Vec<Range> = r.m.sink().iter().rev().find_map(|e| match e {
+        Event::Vector { reads, .. } => Some(reads.clone()),
+        _ => None,
+    }).unwrap();
+    assert_eq!(wrapped, [Range::new(0x3_fffc, 4), Range::new(0, 4), Range::new(0x3_fffc, 4), Range::new(0, 4)]);
+    let mut strict = Rig::new(MxpConfig { strict_bounds: true, ..MxpConfig::default() });
+    strict.command(&svw_vmul(0, 7, 0));
+    assert!(strict.error().contains("outside the 0x40000-byte scratchpad (strict bounds)"), "{}", strict.error());
+}
+
+#[test]
+fn the_square_root_does_not_read_b() {
+    // libfixmath's hardware path passes B = 0 (CPU address 0) to VCUSTOM1: B is not an operand,
+    // so even strict bounds let it run, and the event lists only A's row.
+    let vvw_vcustom1 = |d: u32, a: u32, b: u32| [0x0000_55f1, a, b, d]; // M_VVW | VCUSTOM1 (49)
+    let mut r = Rig::new(MxpConfig { strict_bounds: true, ..MxpConfig::default() });
+    r.store(SP + 0x10, 4 << 16); // 4.0 in Q16.16
+    r.command(&[2, 1, 1, 1]);
+    r.command(&vvw_vcustom1(SP + 0x20, SP + 0x10, 0));
+    r.sync();
+    assert!(!r.m.halt_requested(), "{}", r.error());
+    assert_eq!(r.load(SP + 0x20), 2 << 16, "√4 = 2");
+    let reads = r.m.sink().iter().find_map(|e| match e {
+        Event::Vector { reads, .. } => Some(reads.clone()),
+        _ => None,
+    });
+    assert_eq!(reads, Some(vec![Range::new(0x10, 4)]));
 }

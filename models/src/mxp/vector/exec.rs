@@ -230,18 +230,24 @@ fn status(mask: &Mask) -> u32 {
     u32::from(set)
 }
 
-/// Element of `size` bytes at `addr`, little-endian. The caller has checked the footprint, so
-/// the bytes exist.
+/// Element of `size` bytes at `addr`, little-endian.
 fn load(bytes: &[u8], addr: u32, size: Size) -> u32 {
-    let start = addr as usize;
-    bytes[start..start + size.bytes() as usize].iter().rev().fold(0, |word, &byte| word << 8 | u32::from(byte))
+    (0..size.bytes()).rev().fold(0, |word, k| word << 8 | u32::from(bytes[wrap(bytes, addr, k)]))
 }
 
 /// Stores the low `size` bytes of `value` at `addr`, little-endian.
 fn store(bytes: &mut [u8], addr: u32, size: Size, value: u32) {
-    let start = addr as usize;
-    let le = value.to_le_bytes();
-    bytes[start..start + size.bytes() as usize].copy_from_slice(&le[..size.bytes() as usize]);
+    for (k, byte) in value.to_le_bytes().into_iter().take(size.bytes() as usize).enumerate() {
+        let at = wrap(bytes, addr, k as u32);
+        bytes[at] = byte;
+    }
+}
+
+/// Where byte `k` of an element at `addr` is: scratchpad addresses wrap at its end (its size
+/// is a power of two; §3.1 item 7), so an element may straddle the end.
+#[inline(always)]
+fn wrap(bytes: &[u8], addr: u32, k: u32) -> usize {
+    addr.wrapping_add(k) as usize & (bytes.len() - 1)
 }
 
 /// Writes an element and its flag, the flag as a `size`-byte integer 0 or 1 in the shadow, as

@@ -64,11 +64,14 @@ pub(super) fn reads_a(op: Opcode) -> bool {
     !matches!(op, Opcode::VsetMsk(_))
 }
 
-/// Whether the instruction reads operand B: VMOV ignores it. (VADDC and VSUBB use only B's
-/// flag, but the hardware still reads the operand.)
+/// Whether the instruction reads operand B: VMOV and the square root (VCUSTOM1, one operand)
+/// ignore it. (VADDC and VSUBB use only B's flag, but the hardware still reads the operand.)
 pub(super) fn reads_b(op: Opcode) -> bool {
-    op != Opcode::Vmov
+    !matches!(op, Opcode::Vmov | Opcode::Vcustom(SQUARE_ROOT))
 }
+
+/// VCUSTOM1: the Q16.16 square root.
+const SQUARE_ROOT: u8 = 1;
 
 /// Whether the instruction writes the scratchpad: a mask set-up writes only the mask.
 pub(super) fn writes_scratchpad(op: Opcode) -> bool {
