@@ -20,7 +20,8 @@
 #                          mxpsim --machine virt)
 #   firmware/flash/*.c  -> bin/flash/NAME.elf   (the same, linked with code in QEMU virt's
 #                          flash at 0x2000_0000 and data in RAM at 0x8000_0000)
-#   firmware/mxp-tests/*.c -> bin/mxp-tests/NAME.elf (vbx SDK programs for the MXP)
+#   firmware/mxp-tests/*.c -> bin/mxp-tests/NAME.elf (vbx SDK programs for the MXP;
+#                             also *.cpp: C++ against the SDK's vbxx layer)
 #   firmware/apps/*.c      -> bin/apps/NAME.elf      (ports of the SDK benchmarks)
 #   firmware/apps/bugs/*.c -> bin/apps-bugs/NAME.elf (their injected-bug variants)
 #   firmware/race-tests/*.c -> bin/race-tests/NAME.elf (vbx SDK programs with known races,
@@ -68,6 +69,23 @@
 #   -Wl,--build-id=none
 #       No build-id note (belt and braces; it would be content-derived anyway).
 #
+# C++ programs (.cpp, in any directory that build_dir globs) are compiled with
+# riscv64-unknown-elf-g++ and the same flags, except:
+#   --specs=picolibcpp.specs instead of picolibc.specs
+#       picolibc's C++ variant: the same C library and include paths (C++ gets picolibc's
+#       C headers; the toolchain has no C++ standard headers), plus crtbegin.o/crtend.o
+#       (__dso_handle, needed by static objects with destructors) and its linker script
+#       picolibcpp.ld (picolibc.ld that keeps exception tables).
+#   -fno-exceptions -fno-rtti
+#       As the SDK's own C++ builds; no unwinding or type information is needed.
+#   linked through the gcc driver, not g++
+#       g++ adds -lstdc++, and there is no libstdc++ for riscv64-unknown-elf in Debian
+#       (nothing here needs it: no new/delete, no exceptions, no RTTI).
+#   -Wl,--no-warn-rwx-segments
+#       picolibcpp.ld places crtbegin.o's (writable, empty) .eh_frame in the code segment,
+#       which makes that segment RWX; ld would warn. Harmless for mxpsim and QEMU, which
+#       load segments without enforcing permissions.
+#
 # Freestanding .S programs (riscv-tests style, tohost/HTIF) are linked with
 # -nostdlib -nostartfiles and firmware/ld/bare.ld: everything in DRAM from
 # 0x80000000, entry point `_start`. (GNU ld's default script with -Ttext would
@@ -83,6 +101,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 CROSS=${CROSS:-riscv64-unknown-elf-}
 CC=${CROSS}gcc
+CXX=${CROSS}g++
 
 ARCH_FLAGS=(-march=rv32im -mabi=ilp32)
 COMMON_FLAGS=(
@@ -100,6 +119,13 @@ LIBC_FLAGS=(
     -Wl,--defsym=__ram=0x80200000,--defsym=__ram_size=0x1e00000
     -Wl,--defsym=__stack_size=0x10000
 )
+# picolibc + semihosting C++ programs (.cpp): LIBC_FLAGS with picolibc's C++ specs
+LIBCXX_FLAGS=(
+    "${LIBC_FLAGS[@]/#--specs=picolibc.specs/--specs=picolibcpp.specs}"
+    -Wl,--no-warn-rwx-segments
+)
+# C++ code generation (compile only)
+CXX_ONLY_FLAGS=(-fno-exceptions -fno-rtti)
 # The usual microcontroller profile: compressed instructions and atomics. (A later -march
 # overrides ARCH_FLAGS' and selects picolibc's rv32imac multilib.)
 IMAC_FLAGS=(-march=rv32imac)
@@ -135,6 +161,8 @@ check_toolchain() {
     [[ $rc -eq 0 ]] ||
         die "$CC cannot build an rv32im picolibc program (is picolibc-riscv64-unknown-elf installed?):
 $log"
+    command -v "$CXX" >/dev/null 2>&1 ||
+        die "$CXX not found (C++ programs need it; it comes with gcc-riscv64-unknown-elf)"
 }
 
 # build_one SRC OUT_ELF [extra flags...]
@@ -149,24 +177,31 @@ build_one() {
     while [[ $# -gt 0 && $1 != -- ]]; do extra+=("$1"); shift; done
     [[ $# -eq 0 ]] || { shift; libs=("$@"); }
     set -- ${extra[@]+"${extra[@]}"}
-    local -a flags
+    local -a flags compile_only=()
+    local compiler=$CC
     case $src in
         *.c) flags=("${COMMON_FLAGS[@]}" "${LIBC_FLAGS[@]}") ;;
+        *.cpp)
+            flags=("${COMMON_FLAGS[@]}" "${LIBCXX_FLAGS[@]}")
+            compiler=$CXX
+            compile_only=("${CXX_ONLY_FLAGS[@]}")
+            ;;
         *.S) flags=("${COMMON_FLAGS[@]}" "${BARE_FLAGS[@]}") ;;
         *) die "don't know how to build $src" ;;
     esac
     local obj
     obj=$OBJDIR/$(basename "${src%.*}").o
-    # From $ROOT with a relative source path: part of reproducibility.
+    # From $ROOT with a relative source path: part of reproducibility. Always linked
+    # through the gcc driver (C++ too: see the header).
     (cd "$ROOT" &&
-        "$CC" "${flags[@]}" "$@" -c "$src" -o "$obj" &&
+        "$compiler" "${flags[@]}" ${compile_only[@]+"${compile_only[@]}"} "$@" -c "$src" -o "$obj" &&
         "$CC" "${flags[@]}" "$@" "$obj" ${libs[@]+"${libs[@]}"} -o "$out") ||
         die "failed to build $src"
     rm -f "$obj"
 }
 
 # build_dir SRC_DIR OUT_SUBDIR [extra flags...]
-#   Builds every SRC_DIR/*.c and SRC_DIR/*.S (relative to $ROOT) into
+#   Builds every SRC_DIR/*.c, SRC_DIR/*.cpp and SRC_DIR/*.S (relative to $ROOT) into
 #   $OUT/OUT_SUBDIR/NAME.elf, passing the extra flags to every compile.
 build_dir() {
     local dir=$1 sub=$2
@@ -175,7 +210,7 @@ build_dir() {
     local src name n=0
     local -A seen=()
     shopt -s nullglob
-    for src in "$ROOT/$dir"/*.c "$ROOT/$dir"/*.S; do
+    for src in "$ROOT/$dir"/*.c "$ROOT/$dir"/*.cpp "$ROOT/$dir"/*.S; do
         name=$(basename "${src%.*}")
         [[ -z ${seen[$name]:-} ]] || die "two sources for $sub/$name.elf: ${seen[$name]} and $src"
         seen[$name]=$src

@@ -62,12 +62,12 @@ fn header_value<'a>(source: &'a str, key: &str) -> Option<&'a str> {
     source.lines().find_map(|line| line.split_once(key).map(|(_, v)| v.trim()))
 }
 
-/// The programs built from `firmware/DIR/*.{c,S}` into `firmware/bin/DIR/`.
+/// The programs built from `firmware/DIR/*.{c,cpp,S}` into `firmware/bin/DIR/`.
 fn discover(dir: &str) -> Vec<Program> {
     discover_built(dir, dir)
 }
 
-/// The programs built from `firmware/SOURCES/*.{c,S}` into `firmware/bin/BIN/` (the same
+/// The programs built from `firmware/SOURCES/*.{c,cpp,S}` into `firmware/bin/BIN/` (the same
 /// sources built twice: `bench` as rv32im and as rv32imac).
 fn discover_built(sources: &str, bin: &str) -> Vec<Program> {
     let bin = root().join("firmware/bin").join(bin);
@@ -75,7 +75,7 @@ fn discover_built(sources: &str, bin: &str) -> Vec<Program> {
     let mut sources: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.expect("readable directory").path())
-        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("c" | "S")))
+        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("c" | "cpp" | "S")))
         .collect();
     sources.sort();
     sources

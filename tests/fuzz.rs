@@ -49,8 +49,9 @@ const POLL: Duration = Duration::from_millis(2);
 const MAX_INSNS: &str = "2000000";
 /// The same for `run` under a random configuration (hello.elf needs far fewer).
 const CONFIG_RUN_INSNS: &str = "100000";
-/// The longest diagnostic line accepted: input echoed in a message must be cut short.
-const MAX_LINE: usize = 400;
+/// The longest diagnostic line accepted: input echoed in a message must be cut short (a
+/// message may still be long: a path, two cut words, the list of a table's fields).
+const MAX_LINE: usize = 512;
 /// The size of the long values: under the kernel's 128 KiB limit on one argument.
 const LONG: usize = 100_000;
 /// Lines of standard error shown for a failing case.

@@ -11,11 +11,11 @@
  * scalar_out is zeroed (cached) before vector_in is written (uncached copy of scalar_in).
  * Every shape starts with vbx_dcache_flush_all(), a real write-back + invalidate and the only
  * cache maintenance of the program; then the CPU transposes reading vector_in uncached into
- * scalar_out, syncs, runs the routine, syncs again, and compares scalar_out (cached) with
- * vector_out (uncached). No frees.
+ * scalar_out, syncs, runs the routine (which syncs at its end on the MXP paths), syncs again,
+ * and compares scalar_out (cached) with vector_out (uncached). No frees.
  *
- * Injected-bug switches (files in bugs/): BUG_NO_ROUTINE_SYNC (no sync after the routine: the
- * comparison races the DMA-out), BUG_CACHED_VECTOR_OUT (vector_out from malloc: lines of it
+ * Injected-bug switches (files in bugs/): BUG_NO_ROUTINE_SYNC (no sync at the routine's end
+ * nor after it: the comparison races the DMA-out), BUG_CACHED_VECTOR_OUT (vector_out from malloc: lines of it
  * may be fetched into the cache after a shape's flush and before its DMA-out). Two changes
  * are deliberately NOT bug files, because neither is a race with 16-byte lines: deleting the
  * flush (the dirty scalar_out tail then overlaps vector_in's DMA-ins only when a cache line

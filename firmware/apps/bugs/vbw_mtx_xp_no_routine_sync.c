@@ -1,8 +1,16 @@
 /*
  * vbw_mtx_xp_no_routine_sync.c - injected bug in the port of vbw_mtx_xp (sdk-programs.md):
- * no vbx_sync() after the transpose routine, so verifying vector_out races with its DMA-out.
+ * neither the vbx_sync() at the end of vbw_mtx_xp_ext_byte nor the one after it, so verifying
+ * vector_out races with its DMA-out.
+ * The routine's sync is inside the vbxware routine, and libvbxware.a holds it without the bug:
+ * this program compiles its own copy of vbxware/vbw_mtx_xp.c with the switch on, under a name
+ * of its own (the header's prototype and the call are renamed with it), so the library's copy
+ * is neither linked in nor in conflict.
  * The race checker must report it (tests/race_check.rs); the data may or may not come out
  * wrong in a given run, so tests/firmware.rs does not run it.
  */
 #define BUG_NO_ROUTINE_SYNC 1
+#define vbw_mtx_xp_ext_byte vbw_mtx_xp_ext_byte_no_sync
+#define vbw_mtx_xp_byte vbw_mtx_xp_byte_no_sync
+#include "../vbxware/vbw_mtx_xp.c"
 #include "../vbw_mtx_xp.c"

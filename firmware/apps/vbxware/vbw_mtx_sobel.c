@@ -21,7 +21,11 @@
  * and the clamp test, since they are dead by the time the final VMULLO writes the row.
  * Border rows are a zeroed output row DMA'd out; the border columns are one zero word DMA'd
  * down each column by a 2-D DMA with scratchpad stride 0 (which the API splits into one
- * 4-byte DMA per row).
+ * 4-byte DMA per row). The routine ends with vbx_sync(), as the SDK's does: its callers
+ * compare the output right after it.
+ *
+ * The injected-bug switch BUG_NO_FINAL_SYNC (apps/bugs/vbw_mtx_sobel_no_final_sync.c, which
+ * compiles its own copy of this file) leaves out that final vbx_sync().
  */
 #include "vbx.h"
 #include "vbw_exit_codes.h"
@@ -214,5 +218,9 @@ int vbw_sobel_argb32_3x3(uint32_t *output, const uint32_t *input, const int widt
         if (x0 + w >= width)
             break;
     }
-    return zero_border_columns(output, width, height, pitch);
+    int status = zero_border_columns(output, width, height, pitch);
+#ifndef BUG_NO_FINAL_SYNC
+    vbx_sync();
+#endif
+    return status;
 }

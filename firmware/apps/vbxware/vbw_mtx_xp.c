@@ -13,7 +13,11 @@
  *     power-of-two squares; per tile a 2-D DMA in, a transpose, a 2-D DMA out. The MXP's
  *     interlocks order each tile's DMA-in after the previous transpose's reads of the input
  *     buffer, and its transpose after the previous DMA-out of the output buffer.
+ * The vector paths end with vbx_sync(), as the SDK routine's do (its callers sync again).
  * (The SDK's merge-network tile transpose needs 8 or more lanes; it is not ported.)
+ *
+ * The injected-bug switch BUG_NO_ROUTINE_SYNC (apps/bugs/vbw_mtx_xp_no_routine_sync.c, which
+ * compiles its own copy of this file) leaves out that final vbx_sync().
  */
 #include "vbx.h"
 #include "vbw_exit_codes.h"
@@ -131,11 +135,10 @@ static int xp_tiled(int8_t *out, const int8_t *in, int rows, int cols, int max_e
     return VBW_SUCCESS;
 }
 
-int vbw_mtx_xp_ext_byte(int8_t *out, int8_t *in, const int rows, const int cols)
+/* The transpose on the MXP, by the path the shape and the free scratchpad call for. */
+static int xp_on_mxp(int8_t *out, int8_t *in, const int rows, const int cols)
 {
     const int n = rows * cols;
-    if (n < XP_MIN_VECTOR_ELEMENTS)
-        return xp_on_cpu(out, in, rows, cols);
     if (rows == 1 || cols == 1)
         return xp_vector(out, in, n);
 
@@ -145,4 +148,15 @@ int vbw_mtx_xp_ext_byte(int8_t *out, int8_t *in, const int rows, const int cols)
     if (n <= max_elements)
         return xp_whole(out, in, rows, cols);
     return xp_tiled(out, in, rows, cols, max_elements);
+}
+
+int vbw_mtx_xp_ext_byte(int8_t *out, int8_t *in, const int rows, const int cols)
+{
+    if (rows * cols < XP_MIN_VECTOR_ELEMENTS)
+        return xp_on_cpu(out, in, rows, cols);
+    int status = xp_on_mxp(out, in, rows, cols);
+#ifndef BUG_NO_ROUTINE_SYNC
+    vbx_sync();
+#endif
+    return status;
 }

@@ -109,6 +109,8 @@ static void worked_encodings(void)
     EXPECT(vbx_setup_mask_masked(SVW, VCMV_NZ, b), 0x000355ED, 0, U(b), U(b));
     EXPECT(vbx_setup_mask(VVHU, VCMV_LTZ, b), 0x00002A2A, U(b), U(b), U(b));
     EXPECT(vbx_setup_mask(VEW, VCMV_GEZ, b), 0x0000D5EB, U(b), 0, U(b));
+    EXPECT(_vbxx_setup_mask(VCMV_NZ, (vbx_uhalf_t *)b, ), 0x00012A2D, 0, U(b), U(b)); /* SVHU */
+    EXPECT(_vbxx_setup_mask(VCMV_LTZ, (vbx_byte_t *)b, _masked), 0x000301EA, 0, U(b), U(b)); /* SVBS */
 
     uint32_t s = 0;
     next_reply = 0x81;

@@ -6,6 +6,9 @@
 #      words and system-control reads go to the program), checks command encodings, the VS
 #      emulation, 2D DMA, the descriptor and the allocator; it runs under QEMU and, when
 #      built, under mxpsim ($MXPSIM, default target/debug/mxpsim).
+#   3. the C++ layer: compile_cxx.cpp (the call shapes of the SDK's C++ vbxware routines)
+#      builds warning-free as gnu++98, 11, 14, 17 and 20; each statement of vbxx_shapes.txt
+#      compiles or not as the SDK's vbxx.hpp does.
 # (The programs of firmware/mxp-tests run on the real engine in `cargo test`.)
 # Usage: firmware/sdk/check/run-checks.sh      (scripts/test runs it)
 set -euo pipefail
@@ -34,6 +37,45 @@ else
     echo "FAIL compile.c"; status=1
 fi
 "$CC" "${FLAGS[@]}" firmware/sdk/check/encode.c firmware/sdk/lib/*.c -lm -o "$tmp/encode.elf"
+
+CXX=${CROSS:-riscv64-unknown-elf-}g++
+CXXFLAGS=(-march=rv32im -mabi=ilp32 -O2 -Wall -Wextra -Werror -Ifirmware/include -Ifirmware/sdk/include
+    --specs=picolibcpp.specs -fno-exceptions -fno-rtti)
+for std in gnu++98 gnu++11 gnu++14 gnu++17 gnu++20; do
+    if "$CXX" "${CXXFLAGS[@]}" -std=$std -c firmware/sdk/check/compile_cxx.cpp -o "$tmp/compile_cxx.o"; then
+        echo "PASS compile_cxx.cpp (vbxware-style C++) builds warning-free as $std"
+    else
+        echo "FAIL compile_cxx.cpp as $std"; status=1
+    fi
+done
+shapes=0 shape_failures=0
+while IFS= read -r line; do
+    case $line in accept:* | reject:*) ;; *) continue ;; esac
+    want=${line%%:*} stmt=${line#*: }
+    cat >"$tmp/shape.cpp" <<EOF_SHAPE
+#include "vbx.h"
+void shape(vbx_word_t *w, vbx_uword_t *uw, vbx_half_t *h, vbx_uhalf_t *uh, vbx_byte_t *b, vbx_ubyte_t *ub,
+           int *ip, unsigned *up, char *cp, void *vp, const vbx_word_t *cw, volatile vbx_word_t *vw,
+           int64_t *lp, vbx_enum_t *e, int n);
+void shape(vbx_word_t *w, vbx_uword_t *uw, vbx_half_t *h, vbx_uhalf_t *uh, vbx_byte_t *b, vbx_ubyte_t *ub,
+           int *ip, unsigned *up, char *cp, void *vp, const vbx_word_t *cw, volatile vbx_word_t *vw,
+           int64_t *lp, vbx_enum_t *e, int n)
+{
+    vbx_word_t arr[4] = {0, 0, 0, 0};
+    (void)w, (void)uw, (void)h, (void)uh, (void)b, (void)ub, (void)ip, (void)up, (void)cp, (void)vp;
+    (void)cw, (void)vw, (void)lp, (void)e, (void)n, (void)arr;
+    $stmt;
+}
+EOF_SHAPE
+    if "$CXX" "${CXXFLAGS[@]}" -fsyntax-only "$tmp/shape.cpp" 2>"$tmp/shape.err"; then got=accept; else got=reject; fi
+    shapes=$((shapes + 1))
+    if [[ $got != "$want" ]]; then
+        echo "FAIL vbxx shape: $stmt: ${got}ed, the SDK ${want}s it"
+        [[ $got == accept ]] || head -n 5 "$tmp/shape.err"
+        shape_failures=$((shape_failures + 1)); status=1
+    fi
+done <firmware/sdk/check/vbxx_shapes.txt
+[[ $shape_failures -ne 0 ]] || echo "PASS vbxx argument shapes: $shapes accepted or rejected as the SDK does"
 
 run() {  # run LABEL COMMAND...
     local label=$1 out rc=0

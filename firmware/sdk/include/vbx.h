@@ -552,4 +552,22 @@ static inline int vbx_sp_getfree(void)
 
 #include "vbx_port.h"
 
+#ifndef __cplusplus
+/* The SDK's helper (mxp-spec.md 2.9.2): a mask set-up on SRC in the SV mode of its element
+ * type (SVBS, SVBU, SVHS, SVHU, SVWS or SVWU); MASKED is empty or _masked. (C++: vbxx.hpp.) */
+#define VBX_SETUP_MASK_MODS_ MOD_NONE
+#define VBX_SETUP_MASK_MODS__masked MOD_MASKED
+#define _vbxx_setup_mask(INSTR, SRC, MASKED)                                                 \
+    vbx_setup_mask_(_Generic(*(SRC), vbx_byte_t: M_SVBS, vbx_ubyte_t: M_SVBU, vbx_half_t: M_SVHS, \
+                             vbx_uhalf_t: M_SVHU, vbx_word_t: M_SVWS, vbx_uword_t: M_SVWU),     \
+                    (INSTR), VBX_SETUP_MASK_MODS_##MASKED, VBX_WORD_(SRC))
+#endif
+
+/* C++: every C declaration above has C linkage; the C++ layer follows, as in the SDK's
+ * vbx.h (vbxx.hpp: vbxx, vbxx_acc, vbxx_masked, vbxx_masked_acc, vbxx_setup_mask, with the
+ * mode inferred from the operand types, section 2.9). */
+#ifdef __cplusplus
+#include "vbxx.hpp"
+#endif
+
 #endif
