@@ -23,7 +23,8 @@
 #   firmware/mxp-tests/*.c -> bin/mxp-tests/NAME.elf (vbx SDK programs for the MXP;
 #                             also *.cpp: C++ against the SDK's vbxx layer)
 #   firmware/apps/*.c      -> bin/apps/NAME.elf      (ports of the SDK benchmarks)
-#   firmware/apps/bugs/*.c -> bin/apps-bugs/NAME.elf (their injected-bug variants)
+#   firmware/apps/bugs/*.c -> bin/apps-bugs/NAME.elf (their injected-bug variants; *.cpp
+#                             for those that compile their own copy of a C++ vbxware file)
 #   firmware/race-tests/*.c -> bin/race-tests/NAME.elf (vbx SDK programs with known races,
 #                              and race-free twins; expected findings in their headers)
 #   firmware/apps/*.c  -> bin/apps/NAME.elf     (SDK benchmark ports; + firmware/apps/vbxware)
@@ -34,8 +35,8 @@
 # The vbx SDK (firmware/sdk/lib/*.c) is built first into a static library in the
 # temporary object directory (never committed): `ar rcsD` (deterministic: no
 # timestamps, uids or modes), members in name order, so the ELFs linked with it are
-# the same in any checkout directory. The vbxware ports (firmware/apps/vbxware/*.c)
-# are built the same way into a second library for firmware/apps.
+# the same in any checkout directory. The vbxware ports (firmware/apps/vbxware/*.c and
+# *.cpp) are built the same way into a second library for firmware/apps.
 #
 # Toolchain: Debian bookworm packages gcc-riscv64-unknown-elf (12.2.0),
 # binutils-riscv64-unknown-elf (2.40) and picolibc-riscv64-unknown-elf (1.8).
@@ -85,6 +86,9 @@
 #       picolibcpp.ld places crtbegin.o's (writable, empty) .eh_frame in the code segment,
 #       which makes that segment RWX; ld would warn. Harmless for mxpsim and QEMU, which
 #       load segments without enforcing permissions.
+# C++ sources of a library (build_lib: the vbxware routines the SDK writes in C++) are
+# compiled the same way, and their objects are linked into C programs as well (picolibc.specs,
+# no crtbegin.o): build_lib refuses one that would need C++ run-time support.
 #
 # Freestanding .S programs (riscv-tests style, tohost/HTIF) are linked with
 # -nostdlib -nostartfiles and firmware/ld/bare.ld: everything in DRAM from
@@ -223,26 +227,43 @@ build_dir() {
 }
 
 # build_lib SRC_DIR LIB [extra compile flags...]
-#   Compiles SRC_DIR/*.c (relative to $ROOT) into the static library LIB, deterministically
-#   (`ar rcsD`, members in name order); the objects go to LIB's directory.
+#   Compiles SRC_DIR/*.c and SRC_DIR/*.cpp (relative to $ROOT) into the static library LIB,
+#   deterministically (`ar rcsD`, members in name order, C and C++ alike); the objects go to
+#   LIB's directory. C++ sources get the C++ program flags (-fno-exceptions -fno-rtti,
+#   picolibcpp.specs' include paths); their objects are linked into C programs too, so they
+#   must need nothing from a C++ runtime: no exceptions, RTTI, new/delete or static
+#   constructors (build_lib checks that no object has an .init_array, .ctors or .eh_frame).
 build_lib() {
     local srcdir=$1 lib=$2
     shift 2
-    local dir src obj
+    local dir src name obj compiler sections
     dir=$(dirname "$lib")
-    local -a objs=()
+    local -a objs=() srcs=() flags
+    local -A seen=()
     mkdir -p "$dir"
     shopt -s nullglob
-    for src in "$ROOT/$srcdir"/*.c; do
-        obj=$dir/$(basename "${src%.c}").o
-        (cd "$ROOT" &&
-            "$CC" "${COMMON_FLAGS[@]}" "${LIBC_FLAGS[@]}" "$@" \
-                -c "$srcdir/$(basename "$src")" -o "$obj") ||
-            die "failed to build $src"
+    srcs=("$ROOT/$srcdir"/*.c "$ROOT/$srcdir"/*.cpp)
+    shopt -u nullglob
+    [[ ${#srcs[@]} -gt 0 ]] || die "no sources in $srcdir"
+    mapfile -t srcs < <(printf '%s\n' "${srcs[@]##*/}" | LC_ALL=C sort)
+    for src in "${srcs[@]}"; do
+        name=${src%.*}
+        [[ -z ${seen[$name]:-} ]] || die "two sources for $name.o in $srcdir: ${seen[$name]} and $src"
+        seen[$name]=$src
+        obj=$dir/$name.o
+        case $src in
+            *.c) compiler=$CC flags=("${COMMON_FLAGS[@]}" "${LIBC_FLAGS[@]}") ;;
+            *.cpp) compiler=$CXX flags=("${COMMON_FLAGS[@]}" "${LIBCXX_FLAGS[@]}" "${CXX_ONLY_FLAGS[@]}") ;;
+        esac
+        (cd "$ROOT" && "$compiler" "${flags[@]}" "$@" -c "$srcdir/$src" -o "$obj") ||
+            die "failed to build $srcdir/$src"
+        if [[ $src == *.cpp ]]; then
+            sections=$("${CROSS}objdump" -h "$obj") || die "cannot read $obj"
+            ! grep -qE ' \.(init_array|ctors|eh_frame)' <<<"$sections" ||
+                die "$srcdir/$src needs C++ run-time support (static constructors or unwind tables)"
+        fi
         objs+=("$obj")
     done
-    shopt -u nullglob
-    [[ ${#objs[@]} -gt 0 ]] || die "no sources in $srcdir"
     rm -f "$lib"
     (cd "$dir" && "${CROSS}ar" rcsD "$lib" "${objs[@]##*/}") || die "failed to archive $lib"
     echo "built $(basename "$lib") (${#objs[@]} objects)"
@@ -256,8 +277,9 @@ build_sdk_lib() {
 }
 
 # build_vbw_lib
-#   Compiles firmware/apps/vbxware/*.c (the C ports of the SDK's vbxware routines the
-#   apps call) into $VBW_LIB, linked before the SDK library by the apps (APP_FLAGS).
+#   Compiles firmware/apps/vbxware/*.c and *.cpp (the ports of the SDK's vbxware routines the
+#   apps call: C where the SDK's are C, C++ with extern "C" wrappers where the SDK's are C++)
+#   into $VBW_LIB, linked before the SDK library by the apps (APP_FLAGS).
 build_vbw_lib() {
     build_lib firmware/apps/vbxware "$VBW_LIB" -Ifirmware/sdk/include -Ifirmware/apps/vbxware
 }

@@ -13,7 +13,7 @@
  * it issues the instructions; it ends with a vbx_sync(), the only one. No frees.
  *
  * Injected-bug switches (apps/bugs/): BUG_CACHED_VECTOR_IN (vector_in from malloc: its cached
- * copy races with the DMA-ins that read it) and BUG_NO_ROUTINE_SYNC (in vbxware/vbw_mtx_fir.c:
+ * copy races with the DMA-ins that read it) and BUG_NO_ROUTINE_SYNC (in vbxware/vbw_mtx_fir.cpp:
  * no vbx_sync() at the end of the routine, so printing and verifying vector_out race with its
  * DMA-outs). A cached vector_filt would be race-free (only the CPU reads it).
  *
@@ -114,16 +114,16 @@ int main(void)
     const int image_size = NUM_ROW * NUM_COLUMN;
     const int filter_size = NTAPS_ROW * NTAPS_COLUMN;
 
-    int8_t *scalar_in = malloc(image_size * sizeof(int8_t));
+    int8_t *scalar_in = (int8_t *)malloc(image_size * sizeof(int8_t));
 #ifdef BUG_CACHED_VECTOR_IN
-    int8_t *vector_in = malloc(image_size * sizeof(int8_t)); /* cached, and never flushed */
+    int8_t *vector_in = (int8_t *)malloc(image_size * sizeof(int8_t)); /* cached, and never flushed */
 #else
-    int8_t *vector_in = vbx_shared_malloc(image_size * sizeof(int8_t));
+    int8_t *vector_in = (int8_t *)vbx_shared_malloc(image_size * sizeof(int8_t));
 #endif
-    int32_t *scalar_filt = malloc(filter_size * sizeof(int32_t));
-    int32_t *vector_filt = vbx_shared_malloc(filter_size * sizeof(int32_t));
-    int8_t *scalar_out = malloc(image_size * sizeof(int8_t));
-    int8_t *vector_out = vbx_shared_malloc(image_size * sizeof(int8_t));
+    int32_t *scalar_filt = (int32_t *)malloc(filter_size * sizeof(int32_t));
+    int32_t *vector_filt = (int32_t *)vbx_shared_malloc(filter_size * sizeof(int32_t));
+    int8_t *scalar_out = (int8_t *)malloc(image_size * sizeof(int8_t));
+    int8_t *vector_out = (int8_t *)vbx_shared_malloc(image_size * sizeof(int8_t));
 
     if (!scalar_in || !vector_in || !scalar_filt || !vector_filt || !scalar_out || !vector_out) {
         printf("\nAllocation failed\n");

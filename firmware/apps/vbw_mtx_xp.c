@@ -115,13 +115,13 @@ int main(void)
     printf("\nMatrix transpose test (bytes): shapes up to %dx%d\n", MAX_ROWS, MAX_COLS);
     printf("Free scratchpad: %d bytes\n\n", vbx_sp_getfree());
 
-    int8_t *scalar_in = malloc(max_elements * sizeof(int8_t));
-    int8_t *scalar_out = malloc(max_elements * sizeof(int8_t));
-    int8_t *vector_in = vbx_shared_malloc(max_elements * sizeof(int8_t));
+    int8_t *scalar_in = (int8_t *)malloc(max_elements * sizeof(int8_t));
+    int8_t *scalar_out = (int8_t *)malloc(max_elements * sizeof(int8_t));
+    int8_t *vector_in = (int8_t *)vbx_shared_malloc(max_elements * sizeof(int8_t));
 #ifdef BUG_CACHED_VECTOR_OUT
-    int8_t *vector_out = malloc(max_elements * sizeof(int8_t)); /* cached, and never invalidated */
+    int8_t *vector_out = (int8_t *)malloc(max_elements * sizeof(int8_t)); /* cached, and never invalidated */
 #else
-    int8_t *vector_out = vbx_shared_malloc(max_elements * sizeof(int8_t));
+    int8_t *vector_out = (int8_t *)vbx_shared_malloc(max_elements * sizeof(int8_t));
 #endif
     if (!scalar_in || !scalar_out || !vector_in || !vector_out) {
         printf("\nAllocation failed\n");

@@ -27,7 +27,7 @@
  * section 6.5), which names the functions <name>_<type>.
  *
  * Injected-bug switches (apps/bugs/): BUG_CACHED_SAMPLE (sample from malloc: its cached copy
- * races with the DMA-in that reads it) and BUG_NO_ROUTINE_SYNC (in vbxware/vbw_vec_fir.c: no
+ * races with the DMA-in that reads it) and BUG_NO_ROUTINE_SYNC (in vbxware/vbw_vec_fir.cpp: no
  * vbx_sync() at the end of the routine, so printing, verifying and freeing vector_out race
  * with its DMA-out).
  *
@@ -174,16 +174,16 @@ static int VBX_T(test_vec_fir)(void)
 
     printf("\nElement type: " VBW_STR_(BYTEHALFWORD) "\n");
 
-    vbx_mm_t *scalar_sample = malloc(padded * sizeof(vbx_mm_t));
-    vbx_mm_t *scalar_coeffs = malloc(NUM_TAPS * sizeof(vbx_mm_t));
-    vbx_mm_t *scalar_out = malloc(SAMPLE_SIZE * sizeof(vbx_mm_t));
+    vbx_mm_t *scalar_sample = (vbx_mm_t *)malloc(padded * sizeof(vbx_mm_t));
+    vbx_mm_t *scalar_coeffs = (vbx_mm_t *)malloc(NUM_TAPS * sizeof(vbx_mm_t));
+    vbx_mm_t *scalar_out = (vbx_mm_t *)malloc(SAMPLE_SIZE * sizeof(vbx_mm_t));
 #ifdef BUG_CACHED_SAMPLE
-    vbx_mm_t *sample = malloc(padded * sizeof(vbx_mm_t)); /* cached, and never flushed */
+    vbx_mm_t *sample = (vbx_mm_t *)malloc(padded * sizeof(vbx_mm_t)); /* cached, and never flushed */
 #else
-    vbx_mm_t *sample = vbx_shared_malloc(padded * sizeof(vbx_mm_t));
+    vbx_mm_t *sample = (vbx_mm_t *)vbx_shared_malloc(padded * sizeof(vbx_mm_t));
 #endif
-    vbx_mm_t *coeffs = vbx_shared_malloc(NUM_TAPS * sizeof(vbx_mm_t));
-    vbx_mm_t *vector_out = vbx_shared_malloc(SAMPLE_SIZE * sizeof(vbx_mm_t));
+    vbx_mm_t *coeffs = (vbx_mm_t *)vbx_shared_malloc(NUM_TAPS * sizeof(vbx_mm_t));
+    vbx_mm_t *vector_out = (vbx_mm_t *)vbx_shared_malloc(SAMPLE_SIZE * sizeof(vbx_mm_t));
 
     if (!scalar_sample || !scalar_coeffs || !scalar_out || !sample || !coeffs || !vector_out) {
         printf("\nAllocation failed\n");

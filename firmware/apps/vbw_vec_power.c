@@ -15,7 +15,7 @@
  * routine (timed); after the DMA-out.
  *
  * Injected-bug switches (files in bugs/): BUG_NO_LOOP_SYNC (no sync before the in-loop
- * scratchpad read; it lives in vbxware/vbw_vec_power.c, which that variant compiles in),
+ * scratchpad read; it lives in vbxware/vbw_vec_power.cpp, which that variant compiles in),
  * BUG_NO_FINAL_SYNC (no sync after the DMA-out), BUG_CACHED_VECTOR_OUT (vector_out from
  * malloc, never flushed or invalidated).
  *
@@ -79,9 +79,9 @@ static int test_vector(int32_t *vector_out, int32_t *vector_in1, int32_t *vector
 {
     vbx_timestamp_t time_start, time_stop;
 
-    vbx_word_t *v_out = vbx_sp_malloc(n * sizeof(vbx_word_t));
-    vbx_word_t *v_in1 = vbx_sp_malloc(n * sizeof(vbx_word_t));
-    vbx_word_t *v_in2 = vbx_sp_malloc(n * sizeof(vbx_word_t));
+    vbx_word_t *v_out = (vbx_word_t *)vbx_sp_malloc(n * sizeof(vbx_word_t));
+    vbx_word_t *v_in1 = (vbx_word_t *)vbx_sp_malloc(n * sizeof(vbx_word_t));
+    vbx_word_t *v_in2 = (vbx_word_t *)vbx_sp_malloc(n * sizeof(vbx_word_t));
     if (!v_out || !v_in1 || !v_in2) {
         printf("\nScratchpad allocation failed\n");
         return VBW_ERROR_SP_ALLOC_FAILED;
@@ -117,16 +117,16 @@ int main(void)
     printf("\nVector power test (words)\n");
     printf("Vector length: %d\n", N);
 
-    int32_t *scalar_in1 = malloc(N * sizeof(int32_t));
-    int32_t *scalar_in2 = malloc(N * sizeof(int32_t));
-    int32_t *scalar_out = malloc(N * sizeof(int32_t));
+    int32_t *scalar_in1 = (int32_t *)malloc(N * sizeof(int32_t));
+    int32_t *scalar_in2 = (int32_t *)malloc(N * sizeof(int32_t));
+    int32_t *scalar_out = (int32_t *)malloc(N * sizeof(int32_t));
 
-    int32_t *vector_in1 = vbx_shared_malloc(N * sizeof(int32_t));
-    int32_t *vector_in2 = vbx_shared_malloc(N * sizeof(int32_t));
+    int32_t *vector_in1 = (int32_t *)vbx_shared_malloc(N * sizeof(int32_t));
+    int32_t *vector_in2 = (int32_t *)vbx_shared_malloc(N * sizeof(int32_t));
 #ifdef BUG_CACHED_VECTOR_OUT
-    int32_t *vector_out = malloc(N * sizeof(int32_t)); /* cached, never flushed or invalidated */
+    int32_t *vector_out = (int32_t *)malloc(N * sizeof(int32_t)); /* cached, never flushed or invalidated */
 #else
-    int32_t *vector_out = vbx_shared_malloc(N * sizeof(int32_t));
+    int32_t *vector_out = (int32_t *)vbx_shared_malloc(N * sizeof(int32_t));
 #endif
 
     if (!scalar_in1 || !scalar_in2 || !scalar_out || !vector_in1 || !vector_in2 || !vector_out) {

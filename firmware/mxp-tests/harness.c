@@ -102,6 +102,10 @@ int main(void)
     printf("range 1: %d\n", test_range_array_word(a, c, N, 1));
     uint32_t x[2] = {0, 5}, y[2] = {1, 4};
     printf("uword range 1: %d\n", test_range_array_uword(x, y, 2, 1));
+    /* The range is an int, as the SDK's: 200 is not truncated to a byte (-56). */
+    int8_t lo[2] = {-100, 50}, hi[2] = {50, -100};
+    printf("byte range 200: %d\n", test_range_array_byte(lo, hi, 2, 200));
+    printf("byte range 100: %d\n", test_range_array_byte(lo, hi, 2, 100));
     printf("ubyte verify: %d\n", test_verify_array_ubyte(ub, ub, N));
 
     printf("vbx_eng:\n");

@@ -1,7 +1,8 @@
 /*
  * vbw_mtx_median.h - vbxware: 2-D median filters over an image in external memory
- * (mxp-spec.md section 7.2): the byte instance of the SDK's median template
- * (vbw_mtx_median_ext_byte) and the per-channel aRGB median (vbw_mtx_median_ext_argb32).
+ * (mxp-spec.md sections 2.9 and 7.2): the six instances of the SDK's median template
+ * (vbw_mtx_median_ext_<type>; the benchmark calls the byte one) and the per-channel aRGB
+ * median (vbw_mtx_median_ext_argb32), all extern "C" functions of vbw_mtx_median.cpp.
  */
 #ifndef VBW_MTX_MEDIAN_H
 #define VBW_MTX_MEDIAN_H
@@ -14,7 +15,7 @@ extern "C" {
 
 /*
  * output[l * image_pitch + k] = the median of the filter_height x filter_width window of
- * signed bytes whose top-left corner is input[l * image_pitch + k], for
+ * elements whose top-left corner is input[l * image_pitch + k], for
  * l < image_height - filter_height and k < image_width - filter_width; nothing else of output
  * is written. filter_height * filter_width must be odd. Runs on the MXP and waits for it
  * (ends with vbx_sync()). Returns VBW_SUCCESS, or VBW_ERROR_SP_ALLOC_FAILED when the
@@ -23,6 +24,21 @@ extern "C" {
 int vbw_mtx_median_ext_byte(int8_t *output, int8_t *input, const int filter_height,
                             const int filter_width, const int image_height, const int image_width,
                             const int image_pitch);
+int vbw_mtx_median_ext_ubyte(uint8_t *output, uint8_t *input, const int filter_height,
+                             const int filter_width, const int image_height,
+                             const int image_width, const int image_pitch);
+int vbw_mtx_median_ext_half(int16_t *output, int16_t *input, const int filter_height,
+                            const int filter_width, const int image_height, const int image_width,
+                            const int image_pitch);
+int vbw_mtx_median_ext_uhalf(uint16_t *output, uint16_t *input, const int filter_height,
+                             const int filter_width, const int image_height,
+                             const int image_width, const int image_pitch);
+int vbw_mtx_median_ext_word(int32_t *output, int32_t *input, const int filter_height,
+                            const int filter_width, const int image_height, const int image_width,
+                            const int image_pitch);
+int vbw_mtx_median_ext_uword(uint32_t *output, uint32_t *input, const int filter_height,
+                             const int filter_width, const int image_height,
+                             const int image_width, const int image_pitch);
 
 /*
  * The same on 32-bit pixels, each of the four bytes filtered on its own (unsigned): for

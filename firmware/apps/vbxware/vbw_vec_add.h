@@ -1,6 +1,7 @@
 /*
- * vbw_vec_add.h - vbxware: element-wise addition of two scratchpad vectors (C port of the
- * byte instance of the SDK's vector-add routine; mxp-spec.md section 7.2).
+ * vbw_vec_add.h - vbxware: element-wise addition of two scratchpad vectors, for the six
+ * element types (the extern "C" wrappers of the C++ template in vbw_vec_add.cpp, as the SDK's
+ * vector-add routine; mxp-spec.md sections 2.9 and 7.2). The benchmark calls the byte one.
  */
 #ifndef VBW_VEC_ADD_H
 #define VBW_VEC_ADD_H
@@ -12,12 +13,18 @@ extern "C" {
 #endif
 
 /*
- * v_out[i] = v_in1[i] + v_in2[i] (8-bit wrap-around) for i < n, for any overlap of the three
- * scratchpad vectors. Queues the work without waiting for it. Leaves VL (and for overlapping
- * operands the 2D increments) changed. Returns VBW_SUCCESS, or VBW_ERROR_SP_ALLOC_FAILED when
- * a temporary vector is needed and the scratchpad has no room for it.
+ * v_out[i] = v_in1[i] + v_in2[i] (wrapping to the element type) for i < n, for any overlap of
+ * the three scratchpad vectors. Queues the work without waiting for it. Leaves VL (and for
+ * overlapping operands the 2D increments) changed. Returns VBW_SUCCESS, or
+ * VBW_ERROR_SP_ALLOC_FAILED when a temporary vector is needed and the scratchpad has no room
+ * for it.
  */
 int vbw_vec_add_byte(vbx_byte_t *v_out, vbx_byte_t *v_in1, vbx_byte_t *v_in2, const int n);
+int vbw_vec_add_ubyte(vbx_ubyte_t *v_out, vbx_ubyte_t *v_in1, vbx_ubyte_t *v_in2, const int n);
+int vbw_vec_add_half(vbx_half_t *v_out, vbx_half_t *v_in1, vbx_half_t *v_in2, const int n);
+int vbw_vec_add_uhalf(vbx_uhalf_t *v_out, vbx_uhalf_t *v_in1, vbx_uhalf_t *v_in2, const int n);
+int vbw_vec_add_word(vbx_word_t *v_out, vbx_word_t *v_in1, vbx_word_t *v_in2, const int n);
+int vbw_vec_add_uword(vbx_uword_t *v_out, vbx_uword_t *v_in1, vbx_uword_t *v_in2, const int n);
 
 #ifdef __cplusplus
 }

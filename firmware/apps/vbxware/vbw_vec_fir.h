@@ -1,6 +1,7 @@
 /*
  * vbw_vec_fir.h - vbxware: 1-D FIR filter of a host sample array, for the six element types
- * (C port of the SDK's vbw_vec_fir_ext template; mxp-spec.md section 7.2).
+ * (the extern "C" wrappers of the C++ template in vbw_vec_fir.cpp, as the SDK's
+ * vbw_vec_fir_ext; mxp-spec.md sections 2.9 and 7.2).
  */
 #ifndef VBW_VEC_FIR_H
 #define VBW_VEC_FIR_H

@@ -47,15 +47,15 @@ int lfsr_32(int p);
 #define VBX_TEST_DECLARE_(suffix, type)                                                     \
     void test_zero_array_##suffix(type *d, int n);                                          \
     void test_copy_array_##suffix(type *out, type *in, int n);                              \
-    void test_init_array_##suffix(type *d, int n, type seed);                               \
-    void test_inc_array_##suffix(type *d, int n, type seed, type inc);                      \
+    void test_init_array_##suffix(type *d, int n, int seed);                                \
+    void test_inc_array_##suffix(type *d, int n, int seed, int inc);                        \
     void test_init_matrix_##suffix(type *d, int height, int width, int seed);               \
     void test_print_array_##suffix(type *d, int n);                                         \
     void test_print_matrix_##suffix(type *d, int rows, int cols, int pitch);                \
     void test_print_hex_array_##suffix(type *d, int n);                                     \
     void test_print_hex_matrix_##suffix(type *d, int rows, int cols, int pitch);            \
     int test_verify_array_##suffix(type *scalar, type *vector, int n);                      \
-    int test_range_array_##suffix(type *scalar, type *vector, int n, type range);
+    int test_range_array_##suffix(type *scalar, type *vector, int n, int range);
 
 VBX_TEST_DECLARE_(byte, int8_t)
 VBX_TEST_DECLARE_(half, int16_t)
@@ -75,8 +75,8 @@ double vbx_print_scalar_time(vbx_timestamp_t start, vbx_timestamp_t stop);
 double vbx_print_vector_time(vbx_timestamp_t start, vbx_timestamp_t stop, double scalar_seconds);
 double vbx_print_scalar_time_per(vbx_timestamp_t start, vbx_timestamp_t stop, double divisor,
                                  const char *divisor_name);
-double vbx_print_vector_time_per(vbx_timestamp_t start, vbx_timestamp_t stop, double scalar_seconds,
-                                 double divisor, const char *divisor_name);
+double vbx_print_vector_time_per(vbx_timestamp_t start, vbx_timestamp_t stop, double divisor,
+                                 const char *divisor_name, double scalar_seconds);
 
 #ifdef __cplusplus
 }

@@ -44,16 +44,16 @@ static uint32_t next8(uint32_t p)
             out[i] = in[i];                                                                             \
     }                                                                                                   \
                                                                                                         \
-    void test_init_array_##suffix(type *d, int n, type seed)                                          \
+    void test_init_array_##suffix(type *d, int n, int seed)                                           \
     {                                                                                                   \
         if (n <= 0)                                                                                     \
             return;                                                                                     \
-        d[0] = seed;                                                                                    \
+        d[0] = (type)seed;                                                                              \
         for (int i = 1; i < n; i++)                                                                     \
             d[i] = (type)next8((uint32_t)d[i - 1]);                                                     \
     }                                                                                                   \
                                                                                                         \
-    void test_inc_array_##suffix(type *d, int n, type seed, type inc)                                 \
+    void test_inc_array_##suffix(type *d, int n, int seed, int inc)                                   \
     {                                                                                                   \
         uint32_t s = (uint32_t)seed;                                                                    \
         for (int i = 0; i < n; i++) {                                                                   \
@@ -112,7 +112,7 @@ static uint32_t next8(uint32_t p)
         return errors;                                                                                  \
     }                                                                                                   \
                                                                                                         \
-    int test_range_array_##suffix(type *scalar, type *vector, int n, type range)                      \
+    int test_range_array_##suffix(type *scalar, type *vector, int n, int range)                       \
     {                                                                                                   \
         int errors = 0;                                                                                 \
         for (int i = 0; i < n; i++) {                                                                   \
@@ -229,8 +229,8 @@ double vbx_print_scalar_time_per(vbx_timestamp_t start, vbx_timestamp_t stop, do
     return print_time("Scalar", start, stop, 0.0, divisor, divisor_name);
 }
 
-double vbx_print_vector_time_per(vbx_timestamp_t start, vbx_timestamp_t stop, double scalar_seconds,
-                                 double divisor, const char *divisor_name)
+double vbx_print_vector_time_per(vbx_timestamp_t start, vbx_timestamp_t stop, double divisor,
+                                 const char *divisor_name, double scalar_seconds)
 {
     return print_time("Vector", start, stop, scalar_seconds, divisor, divisor_name);
 }

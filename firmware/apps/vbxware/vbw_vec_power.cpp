@@ -1,0 +1,123 @@
+/*
+ * vbw_vec_power.cpp - vbxware: element-wise integer power on the MXP, for the six element types
+ * (a C++ template, as the SDK's vbw_vec_power; written with the vbxx layer).
+ *
+ * Square-and-multiply, one exponent bit per step for all elements at once: aa runs through
+ * base^1, base^2, base^4, ...; where the exponent's current bit is 1, out is multiplied by
+ * aa; the exponent copy bb is shifted right (logically, through the unsigned type of the same
+ * width, so that negative exponents run out of bits too). A vector has no early exit of its
+ * own, so after every COUNT_PERIOD steps an accumulated conditional move counts the elements
+ * whose bb is still non-zero into one scratchpad element, and the CPU syncs and reads that
+ * element: at 0 every exponent is used up. Finally, for a signed type, negative exponents
+ * give 0.
+ *
+ * Moves from a vector are VV VMOVs whose B word is 0 (vbxx sends 0 as the B word of every
+ * VMOV), the commands the C port issued as vbx(VV<T>, VMOV, d, a, 0); the SDK's two-operand
+ * vbxx(VMOV, d, a) would be the VE form of the same move.
+ *
+ * The in-loop vbx_sync() before the CPU reads the count is the only ordering between that
+ * scratchpad load and the accumulate that writes the element. The injected-bug variant
+ * bugs/vbw_vec_power_no_loop_sync.cpp defines BUG_NO_LOOP_SYNC, which removes it.
+ */
+#include "vbw_exit_codes.h"
+#include "vbx.h"
+#include "vbw_template.hpp"
+#include "type_manipulation.hpp"
+#include "vbw_vec_power.h"
+
+/* Steps between two checks for remaining exponent bits (each check costs a sync). */
+#define COUNT_PERIOD 4
+
+/* How many elements of v_bb are non-zero: 1 accumulated for each into v_count[0], which the
+ * CPU reads once the accelerator is idle. */
+template <typename Elem> static int count_nonzero(Elem *v_count, Elem *v_bb)
+{
+    vbxx_acc(VCMV_NZ, v_count, 1, v_bb);
+#ifndef BUG_NO_LOOP_SYNC
+    vbx_sync();
+#endif
+    return (int)v_count[0];
+}
+
+/* One square-and-multiply step: out *= aa where bb's lowest bit is 1; aa squared; bb >>= 1
+ * (logical). */
+template <typename Elem>
+static void power_step(Elem *v_out, Elem *v_aa, Elem *v_bb, Elem *v_flg, Elem *v_tmp)
+{
+    typedef typename unsigned_conv<Elem>::type UElem;
+    vbxx(VAND, v_flg, 1, v_bb);
+    vbxx(VMUL, v_tmp, v_out, v_aa);
+    vbxx(VCMV_NZ, v_out, v_tmp, v_flg);
+    vbxx(VMUL, v_aa, v_aa, v_aa);
+    vbxx(VSHR, (UElem *)v_bb, (UElem *)v_bb, 1);
+}
+
+template <typename Elem> static int vbw_vec_power(Elem *v_out, Elem *v_base, Elem *v_exp, const int n)
+{
+    typedef typename word_sized<Elem>::type Word;
+    const int exponent_bits = 8 * (int)sizeof(Elem);
+
+    vbx_sp_push();
+    Elem *v_aa = (Elem *)vbx_sp_malloc(n * sizeof(Elem));
+    Elem *v_bb = (Elem *)vbx_sp_malloc(n * sizeof(Elem));
+    Elem *v_flg = (Elem *)vbx_sp_malloc(n * sizeof(Elem));
+    Elem *v_tmp = (Elem *)vbx_sp_malloc(n * sizeof(Elem));
+    if (!v_aa || !v_bb || !v_flg || !v_tmp) {
+        vbx_sp_pop();
+        return VBW_ERROR_SP_ALLOC_FAILED;
+    }
+
+    vbx_set_vl(n);
+    vbxx(VMOV, v_aa, v_base, v_base); /* VV moves, B word 0 */
+    vbxx(VMOV, v_bb, v_exp, v_exp);
+    vbxx(VMOV, v_out, 1); /* SE: 1 broadcast */
+
+    for (int i = 0; i < exponent_bits; i++) {
+        power_step(v_out, v_aa, v_bb, v_flg, v_tmp);
+        /* v_tmp is free again until the next step's product: it holds the count. */
+        if (i % COUNT_PERIOD == COUNT_PERIOD - 1 && count_nonzero(v_tmp, v_bb) == 0)
+            break;
+    }
+
+    /* A negative exponent gives 0: -exp > 0 (the subtraction's flag corrects exp = MIN). */
+    if (type_sign<Elem>::is_signed) {
+        vbxx(VSUB, v_tmp, (Word)0, v_exp);
+        vbxx(VCMV_GTZ, v_out, (Word)0, v_tmp);
+    }
+
+    vbx_sp_pop();
+    return VBW_SUCCESS;
+}
+
+extern "C" int vbw_vec_power_byte(vbx_byte_t *v_out, vbx_byte_t *v_base, vbx_byte_t *v_exp, const int n)
+{
+    return vbw_vec_power(v_out, v_base, v_exp, n);
+}
+
+extern "C" int vbw_vec_power_ubyte(vbx_ubyte_t *v_out, vbx_ubyte_t *v_base, vbx_ubyte_t *v_exp,
+                                   const int n)
+{
+    return vbw_vec_power(v_out, v_base, v_exp, n);
+}
+
+extern "C" int vbw_vec_power_half(vbx_half_t *v_out, vbx_half_t *v_base, vbx_half_t *v_exp, const int n)
+{
+    return vbw_vec_power(v_out, v_base, v_exp, n);
+}
+
+extern "C" int vbw_vec_power_uhalf(vbx_uhalf_t *v_out, vbx_uhalf_t *v_base, vbx_uhalf_t *v_exp,
+                                   const int n)
+{
+    return vbw_vec_power(v_out, v_base, v_exp, n);
+}
+
+extern "C" int vbw_vec_power_word(vbx_word_t *v_out, vbx_word_t *v_base, vbx_word_t *v_exp, const int n)
+{
+    return vbw_vec_power(v_out, v_base, v_exp, n);
+}
+
+extern "C" int vbw_vec_power_uword(vbx_uword_t *v_out, vbx_uword_t *v_base, vbx_uword_t *v_exp,
+                                   const int n)
+{
+    return vbw_vec_power(v_out, v_base, v_exp, n);
+}
