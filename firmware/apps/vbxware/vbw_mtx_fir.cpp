@@ -96,49 +96,11 @@ static int vbw_mtx_2Dfir(Elem *output, Elem *input, int32_t *coeffs, const int n
     return VBW_SUCCESS;
 }
 
-extern "C" int vbw_mtx_2Dfir_byte(int8_t *output, int8_t *input, int32_t *coeffs, const int num_row,
-                                  const int num_column, const int ntaps_row, const int ntaps_column)
-{
-    return vbw_mtx_2Dfir<vbx_byte_t>(output, input, coeffs, num_row, num_column, ntaps_row,
-                                     ntaps_column);
-}
-
-extern "C" int vbw_mtx_2Dfir_ubyte(uint8_t *output, uint8_t *input, int32_t *coeffs,
-                                   const int num_row, const int num_column, const int ntaps_row,
-                                   const int ntaps_column)
-{
-    return vbw_mtx_2Dfir<vbx_ubyte_t>(output, input, coeffs, num_row, num_column, ntaps_row,
-                                      ntaps_column);
-}
-
-extern "C" int vbw_mtx_2Dfir_half(int16_t *output, int16_t *input, int32_t *coeffs,
-                                  const int num_row, const int num_column, const int ntaps_row,
-                                  const int ntaps_column)
-{
-    return vbw_mtx_2Dfir<vbx_half_t>(output, input, coeffs, num_row, num_column, ntaps_row,
-                                     ntaps_column);
-}
-
-extern "C" int vbw_mtx_2Dfir_uhalf(uint16_t *output, uint16_t *input, int32_t *coeffs,
-                                   const int num_row, const int num_column, const int ntaps_row,
-                                   const int ntaps_column)
-{
-    return vbw_mtx_2Dfir<vbx_uhalf_t>(output, input, coeffs, num_row, num_column, ntaps_row,
-                                      ntaps_column);
-}
-
-extern "C" int vbw_mtx_2Dfir_word(int32_t *output, int32_t *input, int32_t *coeffs,
-                                  const int num_row, const int num_column, const int ntaps_row,
-                                  const int ntaps_column)
-{
-    return vbw_mtx_2Dfir<vbx_word_t>(output, input, coeffs, num_row, num_column, ntaps_row,
-                                     ntaps_column);
-}
-
-extern "C" int vbw_mtx_2Dfir_uword(uint32_t *output, uint32_t *input, int32_t *coeffs,
-                                   const int num_row, const int num_column, const int ntaps_row,
-                                   const int ntaps_column)
-{
-    return vbw_mtx_2Dfir<vbx_uword_t>(output, input, coeffs, num_row, num_column, ntaps_row,
-                                      ntaps_column);
-}
+/* The C entry points, one per element type (vbx_types.h). */
+#define VBW_MTX_2DFIR_C_(suffix, Elem_) \
+    extern "C" int vbw_mtx_2Dfir_##suffix(Elem_ *output, Elem_ *input, int32_t *coeffs, const int num_row, const int num_column, const int ntaps_row, const int ntaps_column) \
+    { \
+        return vbw_mtx_2Dfir<Elem_>(output, input, coeffs, num_row, num_column, ntaps_row, ntaps_column); \
+    }
+VBX_FOR_EACH_ELEMENT_TYPE_(VBW_MTX_2DFIR_C_)
+#undef VBW_MTX_2DFIR_C_

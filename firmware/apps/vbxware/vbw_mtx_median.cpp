@@ -176,53 +176,14 @@ static int vbw_mtx_median_ext(Elem *output, Elem *input, const int filter_height
                                   image_width, image_pitch, image_width - filter_width);
 }
 
-extern "C" int vbw_mtx_median_ext_byte(int8_t *output, int8_t *input, const int filter_height,
-                                       const int filter_width, const int image_height,
-                                       const int image_width, const int image_pitch)
-{
-    return vbw_mtx_median_ext<vbx_byte_t>(output, input, filter_height, filter_width,
-                                          image_height, image_width, image_pitch);
-}
-
-extern "C" int vbw_mtx_median_ext_ubyte(uint8_t *output, uint8_t *input, const int filter_height,
-                                        const int filter_width, const int image_height,
-                                        const int image_width, const int image_pitch)
-{
-    return vbw_mtx_median_ext<vbx_ubyte_t>(output, input, filter_height, filter_width,
-                                           image_height, image_width, image_pitch);
-}
-
-extern "C" int vbw_mtx_median_ext_half(int16_t *output, int16_t *input, const int filter_height,
-                                       const int filter_width, const int image_height,
-                                       const int image_width, const int image_pitch)
-{
-    return vbw_mtx_median_ext<vbx_half_t>(output, input, filter_height, filter_width,
-                                          image_height, image_width, image_pitch);
-}
-
-extern "C" int vbw_mtx_median_ext_uhalf(uint16_t *output, uint16_t *input, const int filter_height,
-                                        const int filter_width, const int image_height,
-                                        const int image_width, const int image_pitch)
-{
-    return vbw_mtx_median_ext<vbx_uhalf_t>(output, input, filter_height, filter_width,
-                                           image_height, image_width, image_pitch);
-}
-
-extern "C" int vbw_mtx_median_ext_word(int32_t *output, int32_t *input, const int filter_height,
-                                       const int filter_width, const int image_height,
-                                       const int image_width, const int image_pitch)
-{
-    return vbw_mtx_median_ext<vbx_word_t>(output, input, filter_height, filter_width,
-                                          image_height, image_width, image_pitch);
-}
-
-extern "C" int vbw_mtx_median_ext_uword(uint32_t *output, uint32_t *input, const int filter_height,
-                                        const int filter_width, const int image_height,
-                                        const int image_width, const int image_pitch)
-{
-    return vbw_mtx_median_ext<vbx_uword_t>(output, input, filter_height, filter_width,
-                                           image_height, image_width, image_pitch);
-}
+/* The C entry points, one per element type (vbx_types.h). */
+#define VBW_MTX_MEDIAN_EXT_C_(suffix, Elem_) \
+    extern "C" int vbw_mtx_median_ext_##suffix(Elem_ *output, Elem_ *input, const int filter_height, const int filter_width, const int image_height, const int image_width, const int image_pitch) \
+    { \
+        return vbw_mtx_median_ext<Elem_>(output, input, filter_height, filter_width, image_height, image_width, image_pitch); \
+    }
+VBX_FOR_EACH_ELEMENT_TYPE_(VBW_MTX_MEDIAN_EXT_C_)
+#undef VBW_MTX_MEDIAN_EXT_C_
 
 /* Whole rows go out (as the SDK routine): the last filter_width columns are meaningless.
  * (unsigned is unsigned int, vbx_uword_t unsigned long: the same 32 bits.) */

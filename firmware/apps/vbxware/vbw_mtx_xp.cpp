@@ -161,62 +161,20 @@ template <typename Elem> static int vbw_mtx_xp_ext(Elem *out, Elem *in, const in
 
 /* ---- the extern "C" functions: in the scratchpad, then in external memory ---------------- */
 
-extern "C" int vbw_mtx_xp_byte(vbx_byte_t *v_out, vbx_byte_t *v_in, const int rows, const int cols)
-{
-    return vbw_mtx_xp(v_out, v_in, rows, cols);
-}
+/* The C entry points, one per element type (vbx_types.h). */
+#define VBW_MTX_XP_C_(suffix, Elem_) \
+    extern "C" int vbw_mtx_xp_##suffix(Elem_ *v_out, Elem_ *v_in, const int rows, const int cols) \
+    { \
+        return vbw_mtx_xp(v_out, v_in, rows, cols); \
+    }
+VBX_FOR_EACH_ELEMENT_TYPE_(VBW_MTX_XP_C_)
+#undef VBW_MTX_XP_C_
 
-extern "C" int vbw_mtx_xp_ubyte(vbx_ubyte_t *v_out, vbx_ubyte_t *v_in, const int rows, const int cols)
-{
-    return vbw_mtx_xp(v_out, v_in, rows, cols);
-}
-
-extern "C" int vbw_mtx_xp_half(vbx_half_t *v_out, vbx_half_t *v_in, const int rows, const int cols)
-{
-    return vbw_mtx_xp(v_out, v_in, rows, cols);
-}
-
-extern "C" int vbw_mtx_xp_uhalf(vbx_uhalf_t *v_out, vbx_uhalf_t *v_in, const int rows, const int cols)
-{
-    return vbw_mtx_xp(v_out, v_in, rows, cols);
-}
-
-extern "C" int vbw_mtx_xp_word(vbx_word_t *v_out, vbx_word_t *v_in, const int rows, const int cols)
-{
-    return vbw_mtx_xp(v_out, v_in, rows, cols);
-}
-
-extern "C" int vbw_mtx_xp_uword(vbx_uword_t *v_out, vbx_uword_t *v_in, const int rows, const int cols)
-{
-    return vbw_mtx_xp(v_out, v_in, rows, cols);
-}
-
-extern "C" int vbw_mtx_xp_ext_byte(int8_t *out, int8_t *in, const int rows, const int cols)
-{
-    return vbw_mtx_xp_ext<vbx_byte_t>(out, in, rows, cols);
-}
-
-extern "C" int vbw_mtx_xp_ext_ubyte(uint8_t *out, uint8_t *in, const int rows, const int cols)
-{
-    return vbw_mtx_xp_ext<vbx_ubyte_t>(out, in, rows, cols);
-}
-
-extern "C" int vbw_mtx_xp_ext_half(int16_t *out, int16_t *in, const int rows, const int cols)
-{
-    return vbw_mtx_xp_ext<vbx_half_t>(out, in, rows, cols);
-}
-
-extern "C" int vbw_mtx_xp_ext_uhalf(uint16_t *out, uint16_t *in, const int rows, const int cols)
-{
-    return vbw_mtx_xp_ext<vbx_uhalf_t>(out, in, rows, cols);
-}
-
-extern "C" int vbw_mtx_xp_ext_word(int32_t *out, int32_t *in, const int rows, const int cols)
-{
-    return vbw_mtx_xp_ext<vbx_word_t>(out, in, rows, cols);
-}
-
-extern "C" int vbw_mtx_xp_ext_uword(uint32_t *out, uint32_t *in, const int rows, const int cols)
-{
-    return vbw_mtx_xp_ext<vbx_uword_t>(out, in, rows, cols);
-}
+/* The C entry points, one per element type (vbx_types.h). */
+#define VBW_MTX_XP_EXT_C_(suffix, Elem_) \
+    extern "C" int vbw_mtx_xp_ext_##suffix(Elem_ *out, Elem_ *in, const int rows, const int cols) \
+    { \
+        return vbw_mtx_xp_ext<Elem_>(out, in, rows, cols); \
+    }
+VBX_FOR_EACH_ELEMENT_TYPE_(VBW_MTX_XP_EXT_C_)
+#undef VBW_MTX_XP_EXT_C_

@@ -78,32 +78,11 @@ template <typename Elem> static int vbw_vec_add(Elem *v_out, Elem *v_in1, Elem *
     return VBW_SUCCESS;
 }
 
-extern "C" int vbw_vec_add_byte(vbx_byte_t *v_out, vbx_byte_t *v_in1, vbx_byte_t *v_in2, const int n)
-{
-    return vbw_vec_add(v_out, v_in1, v_in2, n);
-}
-
-extern "C" int vbw_vec_add_ubyte(vbx_ubyte_t *v_out, vbx_ubyte_t *v_in1, vbx_ubyte_t *v_in2, const int n)
-{
-    return vbw_vec_add(v_out, v_in1, v_in2, n);
-}
-
-extern "C" int vbw_vec_add_half(vbx_half_t *v_out, vbx_half_t *v_in1, vbx_half_t *v_in2, const int n)
-{
-    return vbw_vec_add(v_out, v_in1, v_in2, n);
-}
-
-extern "C" int vbw_vec_add_uhalf(vbx_uhalf_t *v_out, vbx_uhalf_t *v_in1, vbx_uhalf_t *v_in2, const int n)
-{
-    return vbw_vec_add(v_out, v_in1, v_in2, n);
-}
-
-extern "C" int vbw_vec_add_word(vbx_word_t *v_out, vbx_word_t *v_in1, vbx_word_t *v_in2, const int n)
-{
-    return vbw_vec_add(v_out, v_in1, v_in2, n);
-}
-
-extern "C" int vbw_vec_add_uword(vbx_uword_t *v_out, vbx_uword_t *v_in1, vbx_uword_t *v_in2, const int n)
-{
-    return vbw_vec_add(v_out, v_in1, v_in2, n);
-}
+/* The C entry points, one per element type (vbx_types.h). */
+#define VBW_VEC_ADD_C_(suffix, Elem_) \
+    extern "C" int vbw_vec_add_##suffix(Elem_ *v_out, Elem_ *v_in1, Elem_ *v_in2, const int n) \
+    { \
+        return vbw_vec_add(v_out, v_in1, v_in2, n); \
+    }
+VBX_FOR_EACH_ELEMENT_TYPE_(VBW_VEC_ADD_C_)
+#undef VBW_VEC_ADD_C_

@@ -135,38 +135,11 @@ static int vbw_vec_fir_ext(Elem *output, Elem *input, Elem *coeffs, const int sa
     return VBW_SUCCESS;
 }
 
-extern "C" int vbw_vec_fir_ext_byte(int8_t *output, int8_t *input, int8_t *coeffs,
-                                    const int sample_size, const int num_taps)
-{
-    return vbw_vec_fir_ext<vbx_byte_t>(output, input, coeffs, sample_size, num_taps);
-}
-
-extern "C" int vbw_vec_fir_ext_ubyte(uint8_t *output, uint8_t *input, uint8_t *coeffs,
-                                     const int sample_size, const int num_taps)
-{
-    return vbw_vec_fir_ext<vbx_ubyte_t>(output, input, coeffs, sample_size, num_taps);
-}
-
-extern "C" int vbw_vec_fir_ext_half(int16_t *output, int16_t *input, int16_t *coeffs,
-                                    const int sample_size, const int num_taps)
-{
-    return vbw_vec_fir_ext<vbx_half_t>(output, input, coeffs, sample_size, num_taps);
-}
-
-extern "C" int vbw_vec_fir_ext_uhalf(uint16_t *output, uint16_t *input, uint16_t *coeffs,
-                                     const int sample_size, const int num_taps)
-{
-    return vbw_vec_fir_ext<vbx_uhalf_t>(output, input, coeffs, sample_size, num_taps);
-}
-
-extern "C" int vbw_vec_fir_ext_word(int32_t *output, int32_t *input, int32_t *coeffs,
-                                    const int sample_size, const int num_taps)
-{
-    return vbw_vec_fir_ext<vbx_word_t>(output, input, coeffs, sample_size, num_taps);
-}
-
-extern "C" int vbw_vec_fir_ext_uword(uint32_t *output, uint32_t *input, uint32_t *coeffs,
-                                     const int sample_size, const int num_taps)
-{
-    return vbw_vec_fir_ext<vbx_uword_t>(output, input, coeffs, sample_size, num_taps);
-}
+/* The C entry points, one per element type (vbx_types.h). */
+#define VBW_VEC_FIR_EXT_C_(suffix, Elem_) \
+    extern "C" int vbw_vec_fir_ext_##suffix(Elem_ *output, Elem_ *input, Elem_ *coeffs, const int sample_size, const int num_taps) \
+    { \
+        return vbw_vec_fir_ext<Elem_>(output, input, coeffs, sample_size, num_taps); \
+    }
+VBX_FOR_EACH_ELEMENT_TYPE_(VBW_VEC_FIR_EXT_C_)
+#undef VBW_VEC_FIR_EXT_C_

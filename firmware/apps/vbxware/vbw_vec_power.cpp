@@ -89,35 +89,11 @@ template <typename Elem> static int vbw_vec_power(Elem *v_out, Elem *v_base, Ele
     return VBW_SUCCESS;
 }
 
-extern "C" int vbw_vec_power_byte(vbx_byte_t *v_out, vbx_byte_t *v_base, vbx_byte_t *v_exp, const int n)
-{
-    return vbw_vec_power(v_out, v_base, v_exp, n);
-}
-
-extern "C" int vbw_vec_power_ubyte(vbx_ubyte_t *v_out, vbx_ubyte_t *v_base, vbx_ubyte_t *v_exp,
-                                   const int n)
-{
-    return vbw_vec_power(v_out, v_base, v_exp, n);
-}
-
-extern "C" int vbw_vec_power_half(vbx_half_t *v_out, vbx_half_t *v_base, vbx_half_t *v_exp, const int n)
-{
-    return vbw_vec_power(v_out, v_base, v_exp, n);
-}
-
-extern "C" int vbw_vec_power_uhalf(vbx_uhalf_t *v_out, vbx_uhalf_t *v_base, vbx_uhalf_t *v_exp,
-                                   const int n)
-{
-    return vbw_vec_power(v_out, v_base, v_exp, n);
-}
-
-extern "C" int vbw_vec_power_word(vbx_word_t *v_out, vbx_word_t *v_base, vbx_word_t *v_exp, const int n)
-{
-    return vbw_vec_power(v_out, v_base, v_exp, n);
-}
-
-extern "C" int vbw_vec_power_uword(vbx_uword_t *v_out, vbx_uword_t *v_base, vbx_uword_t *v_exp,
-                                   const int n)
-{
-    return vbw_vec_power(v_out, v_base, v_exp, n);
-}
+/* The C entry points, one per element type (vbx_types.h). */
+#define VBW_VEC_POWER_C_(suffix, Elem_) \
+    extern "C" int vbw_vec_power_##suffix(Elem_ *v_out, Elem_ *v_base, Elem_ *v_exp, const int n) \
+    { \
+        return vbw_vec_power(v_out, v_base, v_exp, n); \
+    }
+VBX_FOR_EACH_ELEMENT_TYPE_(VBW_VEC_POWER_C_)
+#undef VBW_VEC_POWER_C_

@@ -15,6 +15,16 @@ typedef int16_t vbx_half_t;
 typedef uint16_t vbx_uhalf_t;
 typedef int8_t vbx_byte_t;
 typedef uint8_t vbx_ubyte_t;
+
+/* M(suffix, type) once per element type, in the SDK's order of its per-type functions: how the
+ * vbxware routines define their C entry points (vbw_vec_add_byte ... vbw_vec_add_uword). */
+#define VBX_FOR_EACH_ELEMENT_TYPE_(M)                                                       \
+    M(byte, vbx_byte_t)                                                                     \
+    M(ubyte, vbx_ubyte_t)                                                                   \
+    M(half, vbx_half_t)                                                                     \
+    M(uhalf, vbx_uhalf_t)                                                                   \
+    M(word, vbx_word_t)                                                                     \
+    M(uword, vbx_uword_t)
 typedef void vbx_void_t;
 /* Type tag of the enumerated operand (callers pass 0). */
 typedef struct { char unused_; } vbx_enum_t;
