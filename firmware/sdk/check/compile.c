@@ -82,7 +82,7 @@ int sdk_style(void)
     t1 = vbx_timestamp();
     double s = vbx_print_scalar_time(t0, t1);
     vbx_print_vector_time(t0, t1, s);
-    vbx_print_vector_time_per(t0, t1, s, (double)N, "element");
+    vbx_print_vector_time_per(t0, t1, (double)N, "element", s);
     int errors = test_verify_array_word(host, cached, N) + test_range_array_word(host, cached, N, 1);
     printf("%s %d %d %d %u %d\n", vbx_eng(s, 4), vl, rows, mats, status, VBX_PAD_UP(17, 16));
     VBX_PRINTF("%d\n", vbx_sp_getfree());
