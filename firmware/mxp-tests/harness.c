@@ -39,8 +39,9 @@ int main(void)
     test_print_array_byte(b, 8);
     test_init_array_word(w, N, 112);
     test_print_array_word(w, N);
-    test_init_array_ubyte(ub, N, 0xff);
-    test_print_array_ubyte(ub, 20); /* at most MAX_PRINT_LENGTH are printed */
+    uint8_t ub20[20];
+    test_init_array_ubyte(ub20, 20, 0xff);
+    test_print_array_ubyte(ub20, 20); /* every element, as the SDK (not MAX_PRINT_LENGTH) */
 
     printf("inc_array:\n");
     test_inc_array_byte(b, N, -3, 2);
@@ -114,6 +115,19 @@ int main(void)
         printf("%s ", vbx_eng(values[i], 4));
     printf("\n%s ", vbx_eng(12345.0, 3)); /* the result is a static buffer: one per printf */
     printf("%s\n", vbx_eng(7.0, 1));
+    /* Fewer digits than the integer part: a negative printf precision, i.e. six decimals. */
+    printf("%s ", vbx_eng(123.0, 2));
+    printf("%s ", vbx_eng(45.0, 1));
+    printf("%s\n", vbx_eng(1234.5, 1));
+
+    printf("timer stopped before it started:\n");
+    double t = vbx_print_scalar_time(10, 5);
+    t += vbx_print_vector_time_per(7, 6, 4.0, "element", 1.0);
+    printf("returned %d\n", (int)t);
+
+    printf("result macros:\n");
+    VBX_TEST_FAIL(7);
+    VBX_TEST_PASS();
 
     printf("MIN/MAX: %d %d\n", MIN(3, -4), MAX(3, -4));
     VBX_TEST_END(errors - 2);

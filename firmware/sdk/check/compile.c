@@ -39,6 +39,9 @@ int sdk_style(void);
 int sdk_style(void)
 {
     vbx_test_init();
+    /* The ports' two calling forms (device names: RISC-V and Linux; none: ORCA and HPS). */
+    if (VectorBlox_MXP_Initialize("mxp0", "cma") != 0 || VectorBlox_MXP_Initialize() != 0)
+        VBX_TEST_FAIL(1);
     vbx_mxp_print_params();
     const int N = VBX_GET_THIS_MXP()->scratchpad_size / sizeof(vbx_word_t) / 8;
     vbx_word_t *v_a = vbx_sp_malloc(N * sizeof(vbx_word_t));

@@ -12,6 +12,7 @@
 
 #include "vbw_exit_codes.h"
 #include "vbx.h"
+#include "vbx_test.h"
 #include "vbw_template.hpp"
 #include "type_manipulation.hpp"
 #include "vbx_copyright.h"
@@ -145,3 +146,15 @@ WRAPPERS(half, vbx_half_t)
 WRAPPERS(uhalf, vbx_uhalf_t)
 WRAPPERS(word, vbx_word_t)
 WRAPPERS(uword, vbx_uword_t)
+
+/* The ports' two calling forms of the initialisation, and the result macros, from C++. */
+extern "C" int init_forms(void);
+extern "C" int init_forms(void)
+{
+    int status = VectorBlox_MXP_Initialize("mxp0", "cma") + VectorBlox_MXP_Initialize();
+    if (status)
+        VBX_TEST_FAIL(status);
+    else
+        VBX_TEST_PASS();
+    return status;
+}

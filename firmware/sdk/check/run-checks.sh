@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CPU-only checks of the vbx SDK (no accelerator needed):
 #   1. firmware/sdk/include/vbx_modes.h is what gen_modes.py generates;
-#   2. compile.c (SDK-style code) compiles with -Wall -Wextra -Werror;
+#   2. compile.c (SDK-style code) compiles with -Wall -Wextra -Werror -pedantic as gnu17, c99,
+#      c11 and c2x;
 #      encode.c, built with the SDK library sources and -DVBX_PORT_CAPTURE (instruction-port
 #      words and system-control reads go to the program), checks command encodings, the VS
 #      emulation, 2D DMA, the descriptor and the allocator; it runs under QEMU and, when
@@ -31,11 +32,13 @@ FLAGS=(-march=rv32im -mabi=ilp32 -O2 -g -Wall -Wextra -Werror -Ifirmware/include
     -Wl,--defsym=__flash=0x80000000,--defsym=__flash_size=0x200000
     -Wl,--defsym=__ram=0x80200000,--defsym=__ram_size=0x1e00000 -Wl,--defsym=__stack_size=0x10000
     -DVBX_PORT_CAPTURE)
-if "$CC" "${FLAGS[@]}" -UVBX_PORT_CAPTURE -c firmware/sdk/check/compile.c -o "$tmp/compile.o"; then
-    echo "PASS compile.c (SDK-style code, template header first) builds warning-free"
-else
-    echo "FAIL compile.c"; status=1
-fi
+for std in gnu17 c99 c11 c2x; do
+    if "$CC" "${FLAGS[@]}" -std=$std -pedantic -UVBX_PORT_CAPTURE -c firmware/sdk/check/compile.c -o "$tmp/compile.o"; then
+        echo "PASS compile.c (SDK-style code, template header first) builds warning-free as $std -pedantic"
+    else
+        echo "FAIL compile.c as $std -pedantic"; status=1
+    fi
+done
 "$CC" "${FLAGS[@]}" firmware/sdk/check/encode.c firmware/sdk/lib/*.c -lm -o "$tmp/encode.elf"
 
 CXX=${CROSS:-riscv64-unknown-elf-}g++

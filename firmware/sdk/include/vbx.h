@@ -213,8 +213,24 @@ extern vbx_mxp_t *vbx_mxp_ptr;
  * it as VBX_GET_THIS_MXP(), sets init. Returns 0. */
 int _vbx_init(vbx_mxp_t *mxp);
 /* Fills the library's descriptor from the system-control registers and runs _vbx_init
- * (the ORCA port's name; vbx_test_init() calls it). Returns 0. */
-int VectorBlox_MXP_Initialize(void);
+ * (vbx_test_init() calls it). Returns 0. The SDK's ports disagree on its parameters: ORCA and
+ * HPS call it with none, the RISC-V and Linux ports with the MXP and CMA device names (which
+ * this machine, with its one MXP, ignores). Both calls compile: in C++ through default
+ * arguments, in C through a macro that counts the arguments; the function itself (and its
+ * address) has the two-argument form. */
+#ifdef __cplusplus
+int VectorBlox_MXP_Initialize(const char *mxp_dev = 0, const char *cma_dev = 0);
+#else
+int VectorBlox_MXP_Initialize(const char *mxp_dev, const char *cma_dev);
+/* Picks the form by where the list lands: two arguments select the function itself, none
+ * (or one, which then fails to compile) the zero form; standard C99, no comma elision. */
+#define VBX_MXP_INITIALIZE_PICK_(a, b, c, form, ...) form
+#define VBX_MXP_INITIALIZE_NONE_(...) VectorBlox_MXP_Initialize(0, 0 __VA_ARGS__)
+#define VectorBlox_MXP_Initialize(...)                                                      \
+    VBX_MXP_INITIALIZE_PICK_(__VA_ARGS__, VectorBlox_MXP_Initialize_takes_no_or_two_arguments, \
+                             VectorBlox_MXP_Initialize, VBX_MXP_INITIALIZE_NONE_, )        \
+    (__VA_ARGS__)
+#endif
 
 /* ---- the instruction port -------------------------------------------------------------- */
 
@@ -469,12 +485,20 @@ static inline void vbx_dma_2D_(uint32_t op, uint32_t ext, uint32_t sp, uint32_t 
 
 /* ---- scratchpad allocation (section 1.2): software only ------------------------------------ */
 
+/* Says once, on stderr, that the scratchpad was asked for before the MXP was initialised
+ * (the SDK returns NULL without a word; the program then fails far from the cause). */
+void vbx_sp_malloc_uninitialised_(void);
+
 /* A real function, never inlined or cloned (noipa), so that race reports can name scratchpad
  * blocks by their allocation (mxpsim watches its entry and return, as it does malloc's). */
 __attribute__((noipa, unused)) static vbx_void_t *vbx_sp_malloc_nodebug(size_t num_bytes)
 {
     vbx_mxp_t *mxp = VBX_GET_THIS_MXP();
-    if (!mxp || num_bytes == 0)
+    if (!mxp) {
+        vbx_sp_malloc_uninitialised_();
+        return NULL;
+    }
+    if (num_bytes == 0)
         return NULL;
     size_t granule = (size_t)mxp->scratchpad_alignment_bytes;
     size_t free_bytes = (size_t)((char *)mxp->scratchpad_end - (char *)mxp->sp);

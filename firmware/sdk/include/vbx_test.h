@@ -30,14 +30,27 @@ extern "C" {
 /* Makes VBX_GET_THIS_MXP() valid (descriptor from the system-control registers). Returns 0. */
 int vbx_test_init(void);
 
+/* The result lines a run is judged by (section 6.1), each followed by EOT where enabled. */
+#define VBX_TEST_PASS()                                                                     \
+    do {                                                                                    \
+        printf("\nTest passed!\n");                                                         \
+        if (VBX_TEST_EOT)                                                                   \
+            putchar(4);                                                                     \
+    } while (0)
+
+#define VBX_TEST_FAIL(errors)                                                               \
+    do {                                                                                    \
+        printf("\nTest failed with %d errors.\n", (int)(errors));                           \
+        if (VBX_TEST_EOT)                                                                   \
+            putchar(4);                                                                     \
+    } while (0)
+
 #define VBX_TEST_END(errors)                                                                \
     do {                                                                                    \
         if (errors)                                                                         \
-            printf("\nTest failed with %d errors.\n", (int)(errors));                       \
+            VBX_TEST_FAIL(errors);                                                          \
         else                                                                                \
-            printf("\nTest passed!\n");                                                     \
-        if (VBX_TEST_EOT)                                                                   \
-            putchar(4);                                                                     \
+            VBX_TEST_PASS();                                                                \
     } while (0)
 
 /* Next state of the 32-bit LFSR: p << 1 with bit 0 = bit31 ^ bit21 ^ bit1 ^ bit0 of p. */

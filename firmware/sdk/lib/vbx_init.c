@@ -28,8 +28,13 @@ int _vbx_init(vbx_mxp_t *mxp)
     return 0;
 }
 
-int VectorBlox_MXP_Initialize(void)
+/* The macro that lets C call it with no arguments would rename the definition. */
+#undef VectorBlox_MXP_Initialize
+
+int VectorBlox_MXP_Initialize(const char *mxp_dev, const char *cma_dev)
 {
+    (void)mxp_dev;
+    (void)cma_dev;
     vbx_mxp_t *mxp = &vbx_mxp_instance;
     uint32_t lanes = VBX_SYSCTL_READ_(MXPSIM_SYSCTL_MXP_LANES);
     uint32_t size = VBX_SYSCTL_READ_(MXPSIM_SYSCTL_MXP_SCRATCHPAD_SIZE);
@@ -66,5 +71,16 @@ int VectorBlox_MXP_Initialize(void)
 
 int vbx_test_init(void)
 {
-    return VectorBlox_MXP_Initialize();
+    return VectorBlox_MXP_Initialize(0, 0);
+}
+
+void vbx_sp_malloc_uninitialised_(void)
+{
+    static int said;
+    if (said)
+        return;
+    said = 1;
+    fputs("vbx_sp_malloc: the MXP is not initialised, so no scratchpad is allocated (NULL): "
+          "call vbx_test_init() or VectorBlox_MXP_Initialize() first\n",
+          stderr);
 }

@@ -73,28 +73,28 @@ static uint32_t next8(uint32_t p)
                                                                                                         \
     void test_print_array_##suffix(type *d, int n)                                                      \
     {                                                                                                   \
-        for (int i = 0; i < MIN(n, MAX_PRINT_LENGTH); i++)                                              \
+        for (int i = 0; i < n; i++)                                                                     \
             printf(pfmt, (pcast)d[i]);                                                                  \
         printf("\n");                                                                                   \
     }                                                                                                   \
                                                                                                         \
     void test_print_matrix_##suffix(type *d, int rows, int cols, int pitch)                             \
     {                                                                                                   \
-        for (int r = 0; r < MIN(rows, MAX_PRINT_LENGTH); r++)                                           \
+        for (int r = 0; r < rows; r++)                                                                  \
             test_print_array_##suffix(&d[r * pitch], cols);                                             \
         printf("\n");                                                                                   \
     }                                                                                                   \
                                                                                                         \
     void test_print_hex_array_##suffix(type *d, int n)                                                  \
     {                                                                                                   \
-        for (int i = 0; i < MIN(n, MAX_PRINT_LENGTH); i++)                                              \
+        for (int i = 0; i < n; i++)                                                                     \
             printf(hfmt, (unsigned)(utype)d[i]);                                                        \
         printf("\n");                                                                                   \
     }                                                                                                   \
                                                                                                         \
     void test_print_hex_matrix_##suffix(type *d, int rows, int cols, int pitch)                         \
     {                                                                                                   \
-        for (int r = 0; r < MIN(rows, MAX_PRINT_LENGTH); r++)                                           \
+        for (int r = 0; r < rows; r++)                                                                  \
             test_print_hex_array_##suffix(&d[r * pitch], cols);                                         \
         printf("\n");                                                                                   \
     }                                                                                                   \
@@ -125,14 +125,14 @@ static uint32_t next8(uint32_t p)
         return errors;                                                                                  \
     }
 
-/* The first mismatch of a verify/range check: a blank line, then index, scalar and vector
- * values (the values formatted as the type's decimal print). */
+/* The first mismatch of a verify/range check, in the SDK's form ("Fail at sample N.", then the
+ * scalar and the vector value, formatted as the type's decimal print); the SDK version of
+ * section 6.3 goes on counting, and says on the vector line that it prints no more. */
 static void report_mismatch_(int i, const char *fmt, long long scalar, long long vector)
 {
-    printf("\nFirst mismatch at sample %d\n", i);
-    printf("scalar: ");
+    printf("\nFail at sample %d.\nScalar: ", i);
     printf(fmt, scalar);
-    printf("\nvector: ");
+    printf("\nVector: ");
     printf(fmt, vector);
     printf(" (further mismatches are not printed)\n");
 }
@@ -170,7 +170,9 @@ char *vbx_eng(double v, int digits)
     } else if (m >= 10.0) {
         digits -= 1;
     }
-    int decimals = digits > 1 ? digits - 1 : 0;
+    /* As the SDK: with fewer digits than the integer part has, the precision is negative, which
+     * printf takes as no precision at all (six decimals): vbx_eng(123.0, 2) is "123.000000". */
+    int decimals = digits - 1;
     if (e == 0)
         snprintf(p, sizeof buf - 1, "%.*f", decimals, m);
     else
@@ -195,8 +197,9 @@ static double print_time(const char *label, vbx_timestamp_t start, vbx_timestamp
                          double divisor, const char *divisor_name)
 {
     if (stop < start) {
-        printf("\nERROR: %s timer stopped before it started\n", label);
-        printf("start = %llu, stop = %llu\n", (unsigned long long)start, (unsigned long long)stop);
+        printf("Error: %s stop time (%llu) is less than start time (%llu)!\n", label, (unsigned long long)stop,
+               (unsigned long long)start);
+        printf("Skipping metrics computation.\n");
         return 0.0;
     }
     vbx_timestamp_t ticks = stop - start;
@@ -207,7 +210,9 @@ static double print_time(const char *label, vbx_timestamp_t start, vbx_timestamp
     printf("%s time in seconds: %s\n", label, vbx_eng(seconds, 4));
     printf("%s time in cycles: %llu\n", label, (unsigned long long)cycles);
     if (divisor > 0)
-        printf("%s cycles per %s: %s\n", label, divisor_name, vbx_eng((double)cycles / divisor, 4));
+        printf("%s time in cycles per %s: %s\n", label, divisor_name, vbx_eng((double)cycles / divisor, 4));
+    /* Unlike the SDK, no speedup for a zero-length vector time: it would be infinite, which
+     * vbx_eng cannot format (log10 of infinity converted to int). */
     if (scalar_seconds > 0 && seconds > 0)
         printf("%s speedup: %s\n", label, vbx_eng(scalar_seconds / seconds, 4));
     return seconds;
