@@ -9,6 +9,8 @@
 //!   [`write_buffer`], and the [`events`] every access reports.
 //! * [`devices`]: the CLINT and the UART, one room each.
 //! * [`stop`]: stopping a run from outside, and the bound on simulated time.
+//! * [`schedule`]: deliberate changes to the default timing, within the race model's
+//!   freedom (`mxpsim provoke`).
 //!
 //! Functional behaviour lives here; the run loop, the host side (semihosting, files, the
 //! command line) and reports live in the `sim` crate.
@@ -23,5 +25,6 @@ pub mod events;
 pub mod invalid;
 pub mod memory_system;
 pub mod mxp;
+pub mod schedule;
 pub mod stop;
 pub mod write_buffer;

@@ -29,6 +29,7 @@ use crate::dram::Dram;
 use crate::events::EventSink;
 use crate::mxp::config::MxpConfig;
 use crate::mxp::engine::{Mxp, MxpError};
+use crate::schedule::Schedule;
 use crate::stop::{Stop, StopRequest};
 use crate::write_buffer::WriteBuffer;
 pub(crate) use map::offset_in;
@@ -37,6 +38,7 @@ use mxpsim_detector::event::{self, Event, Origin, Range, Scope, Space};
 
 mod map;
 mod mxp_port;
+mod scheduled;
 
 pub use crate::devices::sysctl;
 
@@ -97,6 +99,8 @@ pub struct MemorySystem<S: EventSink> {
     uart: Option<Uart>,
     /// The cycle from which the interrupt lines may have changed ([`Bus::interrupt_due`]).
     irq_due: u64,
+    /// A deliberate schedule ([`MemorySystem::set_schedule`]), if any.
+    schedule: Option<Box<Schedule>>,
     sink: S,
 }
 
@@ -130,6 +134,7 @@ impl<S: EventSink> MemorySystem<S> {
             clint: None,
             uart: None,
             irq_due: u64::MAX,
+            schedule: None,
             sink,
         }
     }

@@ -60,6 +60,9 @@ enum Command {
     Sweep(SweepArgs),
     /// Show the machine configuration that `run` would use.
     Config(ConfigArgs),
+    /// Make each race the checker finds happen both ways, with schedules the race model
+    /// allows, and show what it breaks: output, exit status, the racing bytes, memory.
+    Provoke(ProvokeArgs),
 }
 
 /// Options that define the machine (shared by `run` and `config`).
@@ -361,6 +364,89 @@ struct DetectArgs {
     report: ReportArgs,
 }
 
+#[derive(Args)]
+struct ProvokeArgs {
+    /// The firmware: a statically linked RV32IM (ilp32) ELF executable.
+    firmware: PathBuf,
+
+    /// Arguments for the firmware (after `--`), as for `run`.
+    #[arg(last = true)]
+    args: Vec<String>,
+
+    /// Provoke finding N only (numbered as the race report numbers them; repeatable).
+    #[arg(long = "race", value_name = "N")]
+    races: Vec<usize>,
+
+    /// Provoke every finding (the default).
+    #[arg(long, conflicts_with = "races")]
+    all: bool,
+
+    /// Stop each run after N instructions (default for the re-runs: ten times the first
+    /// run's, plus ten million: a schedule may send the firmware into a loop).
+    #[arg(long, value_name = "N")]
+    max_insns: Option<u64>,
+
+    /// Stop each run at simulated cycle N.
+    #[arg(long, value_name = "N")]
+    max_cycles: Option<u64>,
+
+    /// Also look for races between the CPU's uncached accesses and the cache (as `run
+    /// --race-uncached`).
+    #[arg(long)]
+    race_uncached: bool,
+
+    /// `human` (default) or `json` (`schemas/provoke.schema.json`).
+    #[arg(long, value_name = "FORMAT")]
+    report_format: Option<ProvokeFormat>,
+
+    /// Write the result to FILE instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    report_file: Option<PathBuf>,
+
+    #[command(flatten)]
+    machine: MachineArgs,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ProvokeFormat {
+    Human,
+    Json,
+}
+
+/// `mxpsim provoke`: the result on standard output (or the file); exit status 0 once it is
+/// delivered, whatever the verdicts.
+fn provoke(args: &ProvokeArgs) -> Result<u8, Fatal> {
+    let config = args.machine.machine().map_err(|e| Fatal(Failure::InvalidConfig, e))?;
+    let path = args.firmware.display().to_string();
+    let image = elf::load(&args.firmware).map_err(|e| Fatal(e.failure(), format!("{path}: {e}")))?;
+    let source = SourceMap::new(image.symbols.clone(), Some(&args.firmware));
+    let out = OutFile::create_opt("the provoke report", args.report_file.as_deref())?;
+    let cmdline = crate::semihost::command_line(&args.firmware, &args.args).map_err(|e| Fatal(Failure::Usage, e))?;
+    // The image must fit before the runs (they assume it does).
+    let probe = Semihost::new(Box::new(io::sink()), Box::new(io::sink()), cmdline.clone(), config.clock_hz);
+    Machine::new(&config, image.clone(), probe, ())
+        .map_err(|e| Fatal(Failure::OutsideMemory, format!("{path}: {e}")))?;
+    let stop = crate::signals::stop_on_signals()
+        .map_err(|e| Fatal(Failure::HostIo, format!("cannot install the signal handlers: {e}")))?;
+    let limits = Limits { max_insns: args.max_insns, max_cycles: args.max_cycles, stop };
+    let detector = DetectorConfig { geometry: config.geometry(), cpu_uncached_vs_cache: args.race_uncached };
+    let setup = crate::provoke::Setup { config: &config, image: &image, cmdline, limits, detector };
+    let selection = match args.races.is_empty() {
+        true => crate::provoke::Selection::All,
+        false => crate::provoke::Selection::Numbers(args.races.clone()),
+    };
+    let provoked = crate::provoke::provoke(&setup, &source, &selection).map_err(|e| Fatal(Failure::Usage, e))?;
+    let text = match args.report_format.unwrap_or(ProvokeFormat::Human) {
+        ProvokeFormat::Human => crate::provoke::text::render(&provoked),
+        ProvokeFormat::Json => crate::provoke::json::render(&provoked, &config),
+    };
+    match out {
+        Some(file) => file.write(&text)?,
+        None => write_stdout(&text, "the provoke report")?,
+    }
+    Ok(0)
+}
+
 /// Parses the command line, runs it, and returns the process's exit status.
 pub fn main() -> ExitCode {
     let parsed = Cli::command()
@@ -382,6 +468,7 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run(args),
         Command::Sweep(args) => sweep(&args).unwrap_or_else(|Fatal(failure, message)| fail(failure, message)),
         Command::Detect(args) => detect(&args).unwrap_or_else(|Fatal(failure, message)| fail(failure, message)),
+        Command::Provoke(args) => provoke(&args).unwrap_or_else(|Fatal(failure, message)| fail(failure, message)),
         Command::Config(args) => match args.machine.machine() {
             Ok(config) => match write_stdout(&config.to_toml(), "the configuration") {
                 Ok(()) => 0,
@@ -627,7 +714,8 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     let races = match race {
         Some(race) => {
             let findings = race.finish();
-            let found = Checked { findings: &findings, source: &source, notes: &notes, end: &end, machine: Some(&config) };
+            let found =
+                Checked { findings: &findings, source: &source, notes: &notes, end: &end, machine: Some(&config) };
             let races = report_races(&args.report, report_out, &suppressions, found)?;
             // The simulator's own stream: an impossible event is mxpsim's bug.
             late = late.or(rejected_events(&findings).map(|e| Fatal(Failure::Internal, e)));
@@ -785,12 +873,16 @@ fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
             Ok(frame) => frame,
             Err(e) => match e.intact_frames() {
                 Some(_) if args.partial => {
-                    eprintln!("mxpsim: warning: {}: {e}; analysing the {events} events before it (--partial)", args.trace.display());
+                    eprintln!(
+                        "mxpsim: warning: {}: {e}; analysing the {events} events before it (--partial)",
+                        args.trace.display()
+                    );
                     end = Some(RunEnd::RecordingCut { events });
                     break;
                 }
                 Some(frames) => {
-                    let failure = if matches!(e, TraceError::Cut { .. }) { Failure::CutTrace } else { Failure::BadTrace };
+                    let failure =
+                        if matches!(e, TraceError::Cut { .. }) { Failure::CutTrace } else { Failure::BadTrace };
                     return Err(Fatal(
                         failure,
                         format!(

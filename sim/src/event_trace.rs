@@ -113,7 +113,8 @@ impl Header {
     /// and scratchpad (a damaged or crafted trace may name gigabytes the detector would then
     /// track line by line).
     pub fn admits(&self, event: &Event) -> Result<(), String> {
-        let in_memory = |r: &Range| r.is_empty() || self.memory.iter().any(|m| m.start <= r.start && r.end() <= m.end());
+        let in_memory =
+            |r: &Range| r.is_empty() || self.memory.iter().any(|m| m.start <= r.start && r.end() <= m.end());
         let in_scratchpad = |r: &Range| r.end() <= u64::from(self.scratchpad_size);
         let (memory, scratchpad): (&[Range], &[Range]) = match event {
             Event::Cached { range, .. } | Event::CpuAccess { space: Space::Dram, range, .. } => {
@@ -244,14 +245,12 @@ impl fmt::Display for TraceError {
                 write!(f, "trace format version {v}; this mxpsim reads version {VERSION} (record the trace again)")
             }
             TraceError::Corrupt { frame } => write!(f, "damaged trace: frame {frame} does not decode"),
-            TraceError::Damaged { frames } => write!(
-                f,
-                "damaged trace: its trailer does not match the {frames} frames before it (count or checksum)"
-            ),
-            TraceError::Cut { frames } => write!(
-                f,
-                "the recording was cut short: the trace ends after {frames} frames, before its trailer"
-            ),
+            TraceError::Damaged { frames } => {
+                write!(f, "damaged trace: its trailer does not match the {frames} frames before it (count or checksum)")
+            }
+            TraceError::Cut { frames } => {
+                write!(f, "the recording was cut short: the trace ends after {frames} frames, before its trailer")
+            }
             TraceError::TrailingBytes => write!(f, "damaged trace: bytes after its trailer"),
         }
     }
@@ -281,7 +280,8 @@ impl<R: BufRead> TraceReader<R> {
             return Err(TraceError::Cut { frames: 0 });
         }
         // The version comes first, so an older header (other fields) still says its version.
-        let version: u16 = postcard::take_from_bytes_cobs(&mut buf.clone()).map_err(|_| TraceError::Corrupt { frame: 0 })?.0;
+        let version: u16 =
+            postcard::take_from_bytes_cobs(&mut buf.clone()).map_err(|_| TraceError::Corrupt { frame: 0 })?.0;
         if version != VERSION {
             return Err(TraceError::UnsupportedVersion(version));
         }

@@ -93,10 +93,7 @@ pub fn listen(port: u16) -> std::io::Result<TcpListener> {
 
 /// Waits for the debugger on `listener`, then runs the machine under its control until the
 /// run ends (or the debugger leaves: then the run goes on to its end without it).
-pub fn serve<S: EventSink + RacesSoFar>(
-    listener: TcpListener,
-    machine: &mut Machine<S>,
-) -> Result<Outcome, String> {
+pub fn serve<S: EventSink + RacesSoFar>(listener: TcpListener, machine: &mut Machine<S>) -> Result<Outcome, String> {
     let (stream, _) = listener.accept().map_err(|e| format!("--gdb: cannot accept a connection: {e}"))?;
     // Small packets go out at once (the protocol is a ping-pong of tiny messages).
     let _ = stream.set_nodelay(true);
@@ -136,13 +133,7 @@ struct Session<'m, S: EventSink> {
 
 impl<'m, S: EventSink + RacesSoFar> Session<'m, S> {
     fn new(machine: &'m mut Machine<S>) -> Self {
-        Session {
-            machine,
-            mode: Mode::Continue,
-            breakpoints: BTreeSet::new(),
-            watches: Vec::new(),
-            ended: None,
-        }
+        Session { machine, mode: Mode::Continue, breakpoints: BTreeSet::new(), watches: Vec::new(), ended: None }
     }
 
     /// Memory as the CPU sees it, byte by byte up to the first unmapped one.

@@ -13,6 +13,7 @@ pub mod heap;
 pub mod htif;
 pub mod machine;
 pub mod progress;
+pub mod provoke;
 pub mod race_check;
 pub mod report;
 pub mod semihost;

@@ -423,7 +423,9 @@ impl<S: EventSink> Machine<S> {
                 }
                 if let Some(stop) = self.bus.stop() {
                     let outcome = self.limit_reached();
-                    return ended(outcome.unwrap_or_else(|| panic!("the memory system stopped ({stop:?}) at no limit")));
+                    return ended(
+                        outcome.unwrap_or_else(|| panic!("the memory system stopped ({stop:?}) at no limit")),
+                    );
                 }
                 if self.bus.sink_wants_halt() {
                     return ended(Outcome::HaltedOnRace { pc: self.hart.pc });

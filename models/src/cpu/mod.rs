@@ -18,12 +18,12 @@ pub mod timing;
 mod trap;
 
 use crate::bus::{Access, Bus, CacheOp, MemFault, Width};
+use crate::stop::MAX_CYCLE;
 use calls::CallTree;
 use csr::{Csrs, Priv};
 use decode::{decode, Insn};
 use decode_cache::DecodeCache;
 use isa::Op;
-use crate::stop::MAX_CYCLE;
 use mxpsim_detector::event::Range;
 use std::collections::BTreeMap;
 use timing::{CostTable, CpuTiming};

@@ -23,6 +23,11 @@ impl<S: EventSink> MemorySystem<S> {
 
     #[cold]
     fn catch_up_engine(&mut self, now: u64) {
+        if self.schedule.is_some() {
+            self.scheduled_catch_up(now);
+            self.refresh_due();
+            return;
+        }
         let (mxp, dram, sink) = (&mut self.mxp, &mut self.dram, &mut self.sink);
         let result = mxp.catch_up(now, dram, &mut |event| {
             if S::ENABLED {
@@ -32,14 +37,20 @@ impl<S: EventSink> MemorySystem<S> {
         if let Err(halt) = result {
             self.halt(halt);
         }
-        self.mxp_due = self.mxp.next_due();
+        self.refresh_due();
+    }
+
+    /// When the CPU must next let the engine catch up: at its next effect, or at every
+    /// access under a schedule (whose directives look at the CPU's position).
+    pub(super) fn refresh_due(&mut self) {
+        self.mxp_due = if self.schedule.is_some() { 0 } else { self.mxp.next_due() };
     }
 
     fn fail(&mut self, error: MxpError) {
         self.mxp_error.get_or_insert(error);
     }
 
-    fn halt(&mut self, halt: Halt) {
+    pub(super) fn halt(&mut self, halt: Halt) {
         match halt {
             Halt::Error(e) => self.fail(e),
             Halt::Requested => {
@@ -85,7 +96,7 @@ impl<S: EventSink> MemorySystem<S> {
                 0
             }
         };
-        self.mxp_due = self.mxp.next_due();
+        self.refresh_due();
         stall
     }
 
@@ -94,6 +105,9 @@ impl<S: EventSink> MemorySystem<S> {
         if width != Width::Word {
             self.fail(MxpError { pc: at.pc, what: "the MXP instruction port takes 32-bit loads only".into() });
             return (0, 0);
+        }
+        if self.mxp.sync_pending() {
+            self.release_hold_for_sync(at.now);
         }
         let ready = match self.mxp.reply_ready(at.pc) {
             Ok(ready) => ready.max(at.now),

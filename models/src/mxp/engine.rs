@@ -71,6 +71,14 @@ enum Work {
     Vector { request: Pos, pc: u32, insn: VectorInsn, shape: Shape, footprint: Footprint },
 }
 
+impl Work {
+    fn request(&self) -> Pos {
+        match self {
+            Work::Dma { request, .. } | Work::Vector { request, .. } => *request,
+        }
+    }
+}
+
 /// The rows of a DMA, described rather than listed (a 2-D DMA may have 2^32 of them): row
 /// `r` moves `len` bytes between DRAM address `ext + r·ext_inc` and scratchpad offset
 /// `sp + r·sp_inc`, addresses wrapping at 2^32.
@@ -261,14 +269,27 @@ impl Mxp {
 
     /// Applies every operation that has completed by cycle `now`, emitting its event.
     pub fn catch_up(&mut self, now: u64, dram: &mut Dram, emit: &mut dyn FnMut(Event)) -> Result<(), Halt> {
-        while let Some(entry) = self.pending.first_entry() {
-            if entry.key().0 > now {
-                break;
-            }
-            let ((at, _), work) = entry.remove_entry();
-            self.apply(work, at, dram, emit)?;
+        while self.next_work().is_some_and(|(end, _)| end <= now) {
+            self.apply_next(None, dram, emit)?;
         }
         Ok(())
+    }
+
+    /// The completion cycle and request position of the next operation to apply.
+    pub fn next_work(&self) -> Option<(u64, Pos)> {
+        self.pending.first_key_value().map(|(&(end, _), work)| (end, work.request()))
+    }
+
+    /// The completion cycle of the operation requested at `request`, while it is pending.
+    pub fn end_of(&self, request: Pos) -> Option<u64> {
+        self.pending.iter().find(|(_, work)| work.request() == request).map(|(&(end, _), _)| end)
+    }
+
+    /// Applies the next operation, at its completion cycle or at `at` if given (a deliberate
+    /// schedule moved it), emitting its event.
+    pub fn apply_next(&mut self, at: Option<u64>, dram: &mut Dram, emit: &mut dyn FnMut(Event)) -> Result<(), Halt> {
+        let Some(((end, _), work)) = self.pending.pop_first() else { return Ok(()) };
+        self.apply(work, at.unwrap_or(end), dram, emit)
     }
 
     fn apply(&mut self, work: Work, at: u64, dram: &mut Dram, emit: &mut dyn FnMut(Event)) -> Result<(), Halt> {
@@ -292,7 +313,9 @@ impl Mxp {
                 let stop = &self.stop;
                 vector::execute(&insn, &shape, &mut self.state, &self.params, stop).map_err(|e| {
                     let what = match e {
-                        VectorError::NoCustomUnit(n) => format!("VCUSTOM{n}: no custom unit is attached to that opcode"),
+                        VectorError::NoCustomUnit(n) => {
+                            format!("VCUSTOM{n}: no custom unit is attached to that opcode")
+                        }
                         VectorError::AccumulatorOverflow { row } => {
                             format!("accumulation overflowed the 40-bit accumulator in row {row}")
                         }
@@ -484,7 +507,14 @@ impl Mxp {
     }
 
     /// Schedules a DMA; returns when the DMA queue took it.
-    fn schedule_dma(&mut self, dir: DmaDir, rows: DmaRows, request: Pos, issue: u64, axi: &mut Axi) -> Result<u64, String> {
+    fn schedule_dma(
+        &mut self,
+        dir: DmaDir,
+        rows: DmaRows,
+        request: Pos,
+        issue: u64,
+        axi: &mut Axi,
+    ) -> Result<u64, String> {
         let sp = rows.scratchpad(self.cfg.scratchpad_size);
         // Room in the DMA queue: the DMA `dma_queue` places earlier must have finished.
         let mut queued = issue;
@@ -586,6 +616,11 @@ impl Mxp {
             what: "load from the MXP instruction port with no reply pending (issue SYNC, GET_PARAM or GET_MASK first)"
                 .into(),
         })
+    }
+
+    /// True if the pending reply is a SYNC's (it waits for everything requested before it).
+    pub fn sync_pending(&self) -> bool {
+        matches!(self.reply, Some((Command::Sync, _)))
     }
 
     /// Takes the pending reply (call [`Mxp::catch_up`] to its ready cycle first): the

@@ -1031,7 +1031,8 @@ fn check_execute(case: &Case) -> Result<bool, TestCaseError> {
         written = reference::execute(&case.insn, &case.shape, &mut mine, &case.params)?;
         Ok(())
     });
-    let engine_result = catch(&mut || vector::execute(&case.insn, &case.shape, &mut theirs, &case.params, &Default::default()));
+    let engine_result =
+        catch(&mut || vector::execute(&case.insn, &case.shape, &mut theirs, &case.params, &Default::default()));
     let (result, engine_result) = match (result, engine_result) {
         (Err(panic), _) => {
             return Err(TestCaseError::fail(format!("reference panicked: {panic}\n{}", describe(case, &fp))))

@@ -212,9 +212,8 @@ fn strided_union(
     }
     let room = i128::from(size) - i128::from(bytes) + 1;
     let reach = |(stride, n): (i32, u32)| i128::from(stride) * i128::from(n.saturating_sub(1));
-    let mut corners = [0, reach(strides[0])]
-        .into_iter()
-        .flat_map(|a| [0, reach(strides[1])].map(move |b| i128::from(base) + a + b));
+    let mut corners =
+        [0, reach(strides[0])].into_iter().flat_map(|a| [0, reach(strides[1])].map(move |b| i128::from(base) + a + b));
     let strides_fit = strides.iter().all(|&(stride, n)| n <= 1 || i128::from(stride).abs() < room);
     let inside = room > 0 && strides_fit && corners.all(|c| (0..room).contains(&c));
     if !inside {
@@ -229,9 +228,8 @@ fn strided_union(
 
 /// The bytes of the rows `[base + r·s1 + m·s2, … + bytes)`, all taken modulo `size`.
 fn rows_union(base: u32, bytes: u32, strides: [(i32, u32); 2], size: u32) -> Vec<Range> {
-    let starts = strides
-        .iter()
-        .fold(Bitmap::single(size, base % size), |set, &(stride, n)| set.repeat(stride.into(), n.into()));
+    let starts =
+        strides.iter().fold(Bitmap::single(size, base % size), |set, &(stride, n)| set.repeat(stride.into(), n.into()));
     starts.repeat(1, bytes.into()).ranges()
 }
 

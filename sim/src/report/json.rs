@@ -144,7 +144,7 @@ fn touched(side: usize, object: usize) -> Value {
     json!({"side": side, "object": object})
 }
 
-fn finding(f: &Finding) -> Value {
+pub fn finding(f: &Finding) -> Value {
     json!({
         "class": f.class(),
         "rule": f.rule(),

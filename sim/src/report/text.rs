@@ -56,7 +56,7 @@ pub fn summary(report: &Report) -> String {
     )
 }
 
-fn plural(n: u64) -> &'static str {
+pub fn plural(n: u64) -> &'static str {
     if n == 1 {
         ""
     } else {
@@ -65,7 +65,7 @@ fn plural(n: u64) -> &'static str {
 }
 
 /// What a kind of node is, in a few words.
-fn kind_words(kind: NodeKind) -> &'static str {
+pub fn kind_words(kind: NodeKind) -> &'static str {
     match kind {
         NodeKind::CpuUncachedRead => "uncached CPU load",
         NodeKind::CpuUncachedWrite => "uncached CPU store",
@@ -233,7 +233,7 @@ fn vector_use(v: &VectorUse) -> String {
     }
 }
 
-fn landmark(l: &Landmark) -> String {
+pub fn landmark(l: &Landmark) -> String {
     let what = match l.what {
         LandmarkKind::Sync => "the vbx_sync()".to_string(),
         LandmarkKind::Request => "the request".to_string(),

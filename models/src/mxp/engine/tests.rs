@@ -408,11 +408,9 @@ fn a_vector_instruction_of_2_to_the_38_rows_is_issued_in_bounded_time() {
     r.command(&[2, 4, MOST_ROWS, MOST_ROWS]); // VL 4
     r.command(&[0x0000_0002 | (1 << 18), 0, 4, 0]); // 2-D: IA 0, IB 4, ID 0
     r.command(&[0x0000_0002 | (1 << 17), 0, 0, 0]); // 3-D: all 0
-    // B's rows walk 4 bytes per row through 2^19 rows: far outside the scratchpad, which
-    // strict bounds refuse.
-    within(std::time::Duration::from_secs(5), "refusing the instruction", || {
-        r.command(&vadd_word(SP, SP, SP + 0x100))
-    });
+                                                    // B's rows walk 4 bytes per row through 2^19 rows: far outside the scratchpad, which
+                                                    // strict bounds refuse.
+    within(std::time::Duration::from_secs(5), "refusing the instruction", || r.command(&vadd_word(SP, SP, SP + 0x100)));
     assert!(r.error().contains("leave the 0x40000-byte scratchpad"), "{}", r.error());
     // Every row on the same bytes: valid, issued at once, its footprint one range each.
     let mut r = Rig::new(MxpConfig::default());
@@ -472,10 +470,15 @@ fn operand_addresses_wrap_at_the_scratchpads_end_unless_bounds_are_strict() {
     r.command(&vadd_word(SP + 0x100, SP + 0x3_fffc, SP + 0x3_fffc));
     r.sync();
     assert_eq!((r.load(SP + 0x100), r.load(SP + 0x104)), (10, 84));
-    let wrapped: Vec<Range> = r.m.sink().iter().rev().find_map(|e| match e {
-        Event::Vector { reads, .. } => Some(reads.clone()),
-        _ => None,
-    }).unwrap();
+    let wrapped: Vec<Range> =
+        r.m.sink()
+            .iter()
+            .rev()
+            .find_map(|e| match e {
+                Event::Vector { reads, .. } => Some(reads.clone()),
+                _ => None,
+            })
+            .unwrap();
     assert_eq!(wrapped, [Range::new(0x3_fffc, 4), Range::new(0, 4), Range::new(0x3_fffc, 4), Range::new(0, 4)]);
     let mut strict = Rig::new(MxpConfig { strict_bounds: true, ..MxpConfig::default() });
     strict.command(&svw_vmul(0, 7, 0));

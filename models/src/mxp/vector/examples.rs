@@ -163,7 +163,10 @@ fn accumulator_overflow_stops_at_the_row() {
     state.data[3000..3008].fill(0xee);
     let acc = VectorInsn { dest: 3000, acc: true, ..insn(Opcode::Vmov, [W, W, W], SIGNED) };
     let shape = Shape { vl: 300, rows: 2, id: 4, ia: 1200, ..Shape::vector(300) };
-    assert_eq!(execute(&acc, &shape, &mut state, &PARAMS, &Default::default()), Err(VectorError::AccumulatorOverflow { row: 1 }));
+    assert_eq!(
+        execute(&acc, &shape, &mut state, &PARAMS, &Default::default()),
+        Err(VectorError::AccumulatorOverflow { row: 1 })
+    );
     assert_eq!((word(&state, 3000), word(&state, 3004)), (0, 0xeeee_eeee));
 }
 
@@ -305,7 +308,10 @@ fn unattached_custom_units_are_refused_without_effect() {
     let mut state = state_with(&[1, 2, 3, 4]);
     let before = state.clone();
     let custom = insn(Opcode::Vcustom(2), [W, W, W], SIGNED);
-    assert_eq!(execute(&custom, &Shape::vector(1), &mut state, &PARAMS, &Default::default()), Err(VectorError::NoCustomUnit(2)));
+    assert_eq!(
+        execute(&custom, &Shape::vector(1), &mut state, &PARAMS, &Default::default()),
+        Err(VectorError::NoCustomUnit(2))
+    );
     assert_eq!(state, before);
 }
 

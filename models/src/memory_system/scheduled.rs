@@ -1,0 +1,141 @@
+//! The memory system under a deliberate schedule ([`crate::schedule`]): holding or hurrying
+//! engine work, and the cache actions and probes tied to an engine node. Only `mxpsim provoke`
+//! installs one; without it none of this runs.
+
+use super::MemorySystem;
+use crate::events::EventSink;
+use crate::schedule::{Happened, Schedule};
+use mxpsim_detector::event::{Pos, Space};
+
+impl<S: EventSink> MemorySystem<S> {
+    /// Runs under `schedule` from now on (install it before the run: its positions count
+    /// from the run's start).
+    pub fn set_schedule(&mut self, schedule: Schedule) {
+        self.schedule = Some(Box::new(schedule));
+        self.refresh_due();
+    }
+
+    /// The schedule with what it did and probed, once the run is over.
+    pub fn take_schedule(&mut self) -> Option<Schedule> {
+        self.schedule.take().map(|s| *s)
+    }
+
+    /// [`MemorySystem::catch_up`] under a schedule (called before every CPU access): a
+    /// hurried node takes effect before the CPU's next node; held work waits until the CPU
+    /// has passed its node; the rest as the engine's timing says.
+    pub(super) fn scheduled_catch_up(&mut self, now: u64) {
+        let Some(mut schedule) = self.schedule.take() else { return };
+        let position = self.sink.position();
+        if let Some((line, before)) = schedule.keep_due(position) {
+            let filled = match self.cache.as_mut() {
+                Some(cache) => {
+                    let filled = cache.fill_line(&mut self.dram, line);
+                    cache.keep_line(line);
+                    filled
+                }
+                None => false,
+            };
+            schedule.keep_started(line, before, now, filled);
+        }
+        if let Some((request, before)) = schedule.hurry_due(position) {
+            let scheduled = self.mxp.end_of(request);
+            while self.mxp.end_of(request).is_some() && self.stop.is_none() {
+                let (_, next) = self.mxp.next_work().expect("the hurried node is pending");
+                self.apply_scheduled(&mut schedule, next, now, now);
+            }
+            schedule.hurry_done(request, before, now, scheduled);
+        }
+        if schedule.hold().is_some_and(|(_, after)| position >= after) {
+            schedule.release(now, false);
+        }
+        while let Some((end, request)) = self.mxp.next_work() {
+            if end > now || self.stop.is_some() {
+                break;
+            }
+            if let Some((held, _)) = schedule.hold() {
+                if schedule.holding() || request == held {
+                    if !schedule.holding() {
+                        schedule.start_holding(request, end);
+                    }
+                    break;
+                }
+            }
+            let at = schedule.effect_cycle(end);
+            self.apply_scheduled(&mut schedule, request, at, now);
+        }
+        self.schedule = Some(schedule);
+    }
+
+    /// The CPU is about to wait for a sync: a hold still in force ends now (the sync waits
+    /// for everything, so the held work takes effect before it returns).
+    pub(super) fn release_hold_for_sync(&mut self, now: u64) {
+        if let Some(schedule) = self.schedule.as_mut() {
+            schedule.release(now, true);
+        }
+    }
+
+    /// Applies the engine's next operation (requested at `request`) at cycle `at`, with the
+    /// cache actions and probes the schedule ties to it (done at `now`).
+    fn apply_scheduled(&mut self, schedule: &mut Schedule, request: Pos, at: u64, now: u64) {
+        for line in schedule.write_backs_before(request) {
+            let bytes = self.cache.as_mut().map_or(0, |cache| cache.clean_line(&mut self.dram, line));
+            schedule.log(Happened::WroteBack { line, request, bytes, cycle: now });
+            if schedule.keeps(line) {
+                self.end_keep(schedule, line, now);
+            }
+        }
+        self.probe(schedule, request, true);
+        let (mxp, dram, sink) = (&mut self.mxp, &mut self.dram, &mut self.sink);
+        let result = mxp.apply_next(Some(at), dram, &mut |event| {
+            if S::ENABLED {
+                sink.emit(event);
+            }
+        });
+        if let Err(halt) = result {
+            self.halt(halt);
+            return;
+        }
+        self.probe(schedule, request, false);
+        for line in schedule.evictions_after(request) {
+            let evicted = self.cache.as_mut().and_then(|cache| cache.evict_line(&mut self.dram, line));
+            let (present, bytes) = (evicted.is_some(), evicted.unwrap_or(0));
+            schedule.log(Happened::Evicted { line, request, present, bytes, cycle: now });
+        }
+        for line in schedule.releases_after(request) {
+            self.end_keep(schedule, line, now);
+        }
+    }
+
+    fn end_keep(&mut self, schedule: &mut Schedule, line: u32, now: u64) {
+        let kept = self.cache.as_mut().map(|cache| cache.end_keep(&mut self.dram)).unwrap_or_default();
+        let (kept, bytes, ended_by_cpu) = (kept.times, kept.bytes, kept.ended_by_cpu);
+        schedule.log(Happened::KeptLine { line, kept, bytes, cycle: now, ended_by_cpu });
+    }
+
+    /// Records the bytes of the probes of the node requested at `request`.
+    fn probe(&self, schedule: &mut Schedule, request: Pos, before: bool) {
+        for probe in schedule.probes_of(request) {
+            let mut bytes = Vec::new();
+            for range in &probe.ranges {
+                let mut part = vec![0; range.len as usize];
+                match probe.space {
+                    Space::Dram => {
+                        // Outside DRAM (never, for an engine node's racing bytes) reads as zeros.
+                        let _ = self.dram.read_bytes(range.start, &mut part);
+                    }
+                    Space::Scratchpad => {
+                        let sp = self.mxp.scratchpad();
+                        let start = (range.start as usize).min(sp.len());
+                        let end = (start + part.len()).min(sp.len());
+                        part[..end - start].copy_from_slice(&sp[start..end]);
+                    }
+                }
+                bytes.extend(part);
+            }
+            match before {
+                true => probe.before = bytes,
+                false => probe.after = bytes,
+            }
+        }
+    }
+}

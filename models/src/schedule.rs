@@ -1,0 +1,227 @@
+//! A deliberate schedule (`mxpsim provoke`): changes to the default timing that the race
+//! model of `race-semantics.md` allows, to make a reported race happen the other way round.
+//!
+//! Each directive names nodes of an earlier run of the same program by their CPU positions
+//! (an engine node by its request's position). A re-run is the same run up to the first change
+//! a directive makes, so the positions name the same nodes. Every directive only moves a node
+//! within the interval the model gives it:
+//!
+//! * an engine node anywhere between its request and its `sync`: [`Directive::HoldEngine`]
+//!   applies it (and all engine work due after it) only once the CPU has passed a node;
+//!   [`Directive::HurryEngine`] applies it (and all engine work due before it) before a CPU
+//!   node, as early as its request allows. Both keep the completion order of the engine's
+//!   work, so queue order and the interlocks hold;
+//! * a write-back anywhere between the store and the line's next clean/flush/inval:
+//!   [`Directive::WriteBackBefore`] writes the line back just before an engine node;
+//!   [`Directive::KeepLine`] keeps a line as it is (an eviction puts its bytes aside and the
+//!   next fill takes them back), so that it is written back only when [`Directive::WriteBackBefore`]
+//!   or [`Directive::ReleaseAfter`] says;
+//! * a line fill anywhere between the line's last flush/inval and the access: [`Directive::KeepLine`]
+//!   fills the line at a chosen CPU node and keeps those bytes (under whole-line write-back a
+//!   write-back then carries the clean bytes as that early fill read them);
+//!   [`Directive::EvictAfter`] drops the line just after an engine node, so the next access
+//!   fills it again.
+//!
+//! What each directive did, with the cycle, is logged ([`Happened`]): a report states what was
+//! done, not what was planned. [`Probe`]s record the bytes an engine node read or wrote.
+
+use mxpsim_detector::event::{Pos, Range, Space};
+
+/// One change to the default timing.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Directive {
+    /// The engine node requested at `request`, and all engine work due after it, take effect
+    /// only after the CPU node at `after` (or when the CPU waits for the engine at a sync).
+    HoldEngine { request: Pos, after: Pos },
+    /// Just before the CPU node at `before`, the engine node requested at `request` takes
+    /// effect, with all engine work due before it.
+    HurryEngine { request: Pos, before: Pos },
+    /// Just before the engine node requested at `request` takes effect, `line` is written
+    /// back if it is dirty.
+    WriteBackBefore { line: u32, request: Pos },
+    /// Just after the engine node requested at `request` takes effect, `line` is dropped from
+    /// the cache (written back first if dirty).
+    EvictAfter { line: u32, request: Pos },
+    /// Just before the CPU node at `from`, `line` is filled (if it is not cached) and kept as
+    /// it is from then on: an eviction puts its bytes aside and the next fill takes them back.
+    /// [`Directive::WriteBackBefore`] or [`Directive::ReleaseAfter`] ends the keep (a flush or
+    /// invalidate of the line by the CPU ends it too).
+    KeepLine { line: u32, from: Pos },
+    /// Just after the engine node requested at `request` takes effect, the kept `line` is let
+    /// go: dirty bytes aside go to memory.
+    ReleaseAfter { line: u32, request: Pos },
+}
+
+/// What a directive did.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Happened {
+    /// The engine work from the node requested at `request` on started waiting at `cycle`.
+    Held { request: Pos, cycle: u64 },
+    /// The held work went on at `cycle`, after the CPU node at `after`; `forced`: the CPU
+    /// waited for the engine (a sync) before it reached that node, which ends the hold.
+    Released { request: Pos, after: Pos, cycle: u64, forced: bool },
+    /// The engine node requested at `request` took effect at `cycle`, before the CPU node at
+    /// `before`, instead of at `scheduled` (`None`: it already had).
+    Hurried { request: Pos, before: Pos, cycle: u64, scheduled: Option<u64> },
+    /// `line`'s dirty bytes (`bytes`; 0: it was clean or not cached) went to memory at
+    /// `cycle`, just before the engine node requested at `request`.
+    WroteBack { line: u32, request: Pos, bytes: u32, cycle: u64 },
+    /// `line` was dropped at `cycle`, just after the engine node requested at `request`
+    /// (`present`: it was cached; `bytes`: dirty bytes written back first).
+    Evicted { line: u32, request: Pos, present: bool, bytes: u32, cycle: u64 },
+    /// `line` was filled at `cycle`, just before the CPU node at `before` (`filled`: false if
+    /// it was cached already), and kept from then on.
+    Filled { line: u32, before: Pos, cycle: u64, filled: bool },
+    /// The keep of `line` ended at `cycle` (`kept`: evictions that put it aside; `bytes`:
+    /// dirty bytes aside written back then). `ended_by_cpu`: a flush or invalidate of the
+    /// line by the CPU had ended it before.
+    KeptLine { line: u32, kept: u32, bytes: u32, cycle: u64, ended_by_cpu: bool },
+}
+
+/// The bytes an engine node's operands hold just before and just after it takes effect.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Probe {
+    pub request: Pos,
+    pub space: Space,
+    pub ranges: Vec<Range>,
+    /// The bytes of `ranges`, in order, before the node took effect (empty: it never did).
+    pub before: Vec<u8>,
+    pub after: Vec<u8>,
+}
+
+impl Probe {
+    pub fn new(request: Pos, space: Space, ranges: Vec<Range>) -> Probe {
+        Probe { request, space, ranges, before: Vec::new(), after: Vec::new() }
+    }
+}
+
+/// The directives of one re-run, their probes, and what happened.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Schedule {
+    pub directives: Vec<Directive>,
+    pub probes: Vec<Probe>,
+    pub log: Vec<Happened>,
+    /// The held engine work has reached the front and waits.
+    holding: bool,
+    /// The cycle the hold ended at (work held until then takes effect then).
+    released_at: Option<u64>,
+    hurried: bool,
+    /// The kept line has been filled and is kept (or was).
+    keeping: bool,
+}
+
+impl Schedule {
+    pub fn new(directives: Vec<Directive>, probes: Vec<Probe>) -> Schedule {
+        Schedule { directives, probes, ..Schedule::default() }
+    }
+
+    /// The hold still in force: the held request and the CPU node it waits for.
+    pub(crate) fn hold(&self) -> Option<(Pos, Pos)> {
+        if self.released_at.is_some() {
+            return None;
+        }
+        self.directives.iter().find_map(|d| match *d {
+            Directive::HoldEngine { request, after } => Some((request, after)),
+            _ => None,
+        })
+    }
+
+    /// True once the held work waits at the front of the engine's work.
+    pub(crate) fn holding(&self) -> bool {
+        self.holding && self.hold().is_some()
+    }
+
+    pub(crate) fn start_holding(&mut self, request: Pos, cycle: u64) {
+        self.holding = true;
+        self.log.push(Happened::Held { request, cycle });
+    }
+
+    pub(crate) fn release(&mut self, cycle: u64, forced: bool) {
+        if let Some((request, after)) = self.hold() {
+            self.released_at = Some(cycle);
+            self.holding = false;
+            self.log.push(Happened::Released { request, after, cycle, forced });
+        }
+    }
+
+    /// The cycle work completed at `end` takes effect at: later than that if it was held.
+    pub(crate) fn effect_cycle(&self, end: u64) -> u64 {
+        self.released_at.map_or(end, |released| end.max(released))
+    }
+
+    /// The hurry due before the next CPU node, given the CPU nodes so far.
+    pub(crate) fn hurry_due(&self, position: Pos) -> Option<(Pos, Pos)> {
+        if self.hurried {
+            return None;
+        }
+        self.directives.iter().find_map(|d| match *d {
+            Directive::HurryEngine { request, before } if position + 1 >= before => Some((request, before)),
+            _ => None,
+        })
+    }
+
+    pub(crate) fn hurry_done(&mut self, request: Pos, before: Pos, cycle: u64, scheduled: Option<u64>) {
+        self.hurried = true;
+        self.log.push(Happened::Hurried { request, before, cycle, scheduled });
+    }
+
+    /// The lines to write back just before the engine node requested at `request`.
+    pub(crate) fn write_backs_before(&self, request: Pos) -> Vec<u32> {
+        self.lines(request, |d| match *d {
+            Directive::WriteBackBefore { line, request } => Some((line, request)),
+            _ => None,
+        })
+    }
+
+    /// The lines to drop just after the engine node requested at `request`.
+    pub(crate) fn evictions_after(&self, request: Pos) -> Vec<u32> {
+        self.lines(request, |d| match *d {
+            Directive::EvictAfter { line, request } => Some((line, request)),
+            _ => None,
+        })
+    }
+
+    /// The lines to let go just after the engine node requested at `request`.
+    pub(crate) fn releases_after(&self, request: Pos) -> Vec<u32> {
+        self.lines(request, |d| match *d {
+            Directive::ReleaseAfter { line, request } => Some((line, request)),
+            _ => None,
+        })
+    }
+
+    /// The line to fill and keep before the next CPU node, given the CPU nodes so far.
+    pub(crate) fn keep_due(&self, position: Pos) -> Option<(u32, Pos)> {
+        if self.keeping {
+            return None;
+        }
+        self.directives.iter().find_map(|d| match *d {
+            Directive::KeepLine { line, from } if position + 1 >= from => Some((line, from)),
+            _ => None,
+        })
+    }
+
+    pub(crate) fn keep_started(&mut self, line: u32, before: Pos, cycle: u64, filled: bool) {
+        self.keeping = true;
+        self.log.push(Happened::Filled { line, before, cycle, filled });
+    }
+
+    /// True if a directive keeps `line`.
+    pub(crate) fn keeps(&self, line: u32) -> bool {
+        self.directives.iter().any(|d| matches!(*d, Directive::KeepLine { line: l, .. } if l == line))
+    }
+
+    fn lines(&self, request: Pos, pick: impl Fn(&Directive) -> Option<(u32, Pos)>) -> Vec<u32> {
+        self.directives.iter().filter_map(&pick).filter(|&(_, r)| r == request).map(|(line, _)| line).collect()
+    }
+
+    pub(crate) fn log(&mut self, happened: Happened) {
+        self.log.push(happened);
+    }
+
+    /// The probes of the engine node requested at `request`.
+    pub(crate) fn probes_of(&mut self, request: Pos) -> impl Iterator<Item = &mut Probe> {
+        self.probes.iter_mut().filter(move |p| p.request == request)
+    }
+}

@@ -1,0 +1,314 @@
+//! `mxpsim provoke`: makes a reported race happen, both ways, and shows what it breaks.
+//!
+//! The firmware runs once with the race checker to find the races, once more under an empty
+//! schedule that only probes the racing bytes (the first run's values), then, for each chosen
+//! finding, once per order of its two sides under the directives of [`plan`] (the machine is
+//! deterministic, so each re-run is the first run up to the first change a directive makes).
+//! Each re-run is compared with the probing run: console, exit, the racing bytes the engine
+//! node read or left, and memory at the end.
+
+pub mod json;
+pub mod model;
+pub mod plan;
+pub mod text;
+
+use crate::config::MachineConfig;
+use crate::elf::Image;
+use crate::exit_code::RunEnd;
+use crate::machine::RunNotes;
+use crate::machine::{Limits, Machine};
+use crate::race_check::{Findings, Landmark, RaceCheck};
+use crate::report::{self, model::Finding};
+use crate::semihost::Semihost;
+use crate::source_map::SourceMap;
+use model::{Attempt, BytesDiff, Effect, LineDiff, Provoked, ProvokedFinding};
+use mxpsim_detector::event::{CacheOp, Pos, Range, Scope, Space};
+use mxpsim_detector::Config as DetectorConfig;
+use mxpsim_models::bus::Bus;
+use mxpsim_models::schedule::{Directive, Happened, Probe, Schedule};
+use rayon::prelude::*;
+use std::cell::RefCell;
+use std::io::Write;
+use std::rc::Rc;
+
+/// Everything a run of the firmware needs; each run builds its own machine from it.
+pub struct Setup<'a> {
+    pub config: &'a MachineConfig,
+    pub image: &'a Image,
+    pub cmdline: String,
+    pub limits: Limits,
+    pub detector: DetectorConfig,
+}
+
+/// Which findings to provoke.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Selection {
+    All,
+    /// 1-based numbers, as the race report numbers findings.
+    Numbers(Vec<usize>),
+}
+
+/// What one run left behind.
+struct Capture {
+    console: Vec<u8>,
+    end: RunEnd,
+    instructions: u64,
+    dram_base: u32,
+    dram: Vec<u8>,
+    scratchpad: Vec<u8>,
+    schedule: Option<Schedule>,
+}
+
+/// Runs the first run, the probing run and every attempt. `Err`: a selected number that is
+/// not a finding.
+pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Result<Provoked, String> {
+    let (first, findings, notes) = run(setup, None);
+    let report = report::build(&findings, source, &notes, &Default::default(), first.end.clone());
+    let total = report.findings.len();
+    let chosen: Vec<(usize, Finding)> = match selection {
+        Selection::All => report.findings.into_iter().enumerate().map(|(i, f)| (i + 1, f)).collect(),
+        Selection::Numbers(numbers) => {
+            if let Some(n) = numbers.iter().find(|&&n| n == 0 || n > total) {
+                return Err(format!("--race {n}: the first run has {total} finding(s), numbered from 1"));
+            }
+            let mut numbers = numbers.clone();
+            numbers.sort_unstable();
+            numbers.dedup();
+            numbers.iter().map(|&n| (n, report.findings[n - 1].clone())).collect()
+        }
+    };
+    // A schedule may send the firmware into a loop: re-runs stop at ten times the first
+    // run's instructions (plus ten million), unless a limit was given.
+    let mut limits = setup.limits.clone();
+    limits.max_insns = limits.max_insns.or(Some(first.instructions.saturating_mul(10).saturating_add(10_000_000)));
+    let setup = &Setup { limits, cmdline: setup.cmdline.clone(), ..*setup };
+    let probes: Vec<Probe> = chosen.iter().filter_map(|(_, f)| probe_of(f)).collect();
+    let (baseline, ..) = run(setup, Some(Schedule::new(Vec::new(), probes)));
+    let last_invalidation = |line: u32, before: Pos| last_invalidation(&findings, line, before);
+    let context =
+        plan::Context { write_back: setup.config.geometry().write_back, last_invalidation: &last_invalidation };
+    let jobs: Vec<(usize, plan::Plan)> = chosen
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (_, f))| plan::plans(f, &context).ok().map(|p| (i, p)))
+        .flat_map(|(i, plans)| plans.into_iter().map(move |p| (i, p)))
+        .collect();
+    // One machine per attempt, in parallel; the results come back in the jobs' order.
+    let attempts: Vec<(usize, Attempt)> = jobs
+        .into_par_iter()
+        .map(|(i, plan)| {
+            let finding = &chosen[i].1;
+            let schedule = Schedule::new(plan.directives.clone(), probe_of(finding).into_iter().collect());
+            let (capture, ..) = run(setup, Some(schedule));
+            (i, attempt(plan, finding, &baseline, capture))
+        })
+        .collect();
+    let findings = chosen
+        .into_iter()
+        .enumerate()
+        .map(|(i, (number, finding))| {
+            let tried = plan::plans(&finding, &context)
+                .map(|_| attempts.iter().filter(|(j, _)| *j == i).map(|(_, a)| a.clone()).collect());
+            ProvokedFinding { number, finding, attempts: tried }
+        })
+        .collect();
+    Ok(Provoked { first_end: first.end, findings_total: total, findings })
+}
+
+/// The position of the latest flush or invalidate of `line` (or of the whole cache) before
+/// `before` in the first run (0: none).
+fn last_invalidation(findings: &Findings, line: u32, before: Pos) -> Pos {
+    let ends_line = |l: &Landmark| match *l {
+        Landmark::Maintenance { op: CacheOp::Flush | CacheOp::Inval, scope, .. } => {
+            scope == Scope::All || scope == Scope::Line(line)
+        }
+        _ => false,
+    };
+    findings.landmarks.range(..before).rev().find(|(_, l)| ends_line(l)).map_or(0, |(&pos, _)| pos)
+}
+
+/// The probe of a finding: its racing bytes around its engine node.
+fn probe_of(finding: &Finding) -> Option<Probe> {
+    let engine = finding.sides.iter().find(|s| s.kind.is_engine())?;
+    Some(Probe::new(engine.node.id.pos, finding.space, finding.bytes.clone()))
+}
+
+/// One run of the firmware, race checker on, under `schedule` if given.
+fn run(setup: &Setup, schedule: Option<Schedule>) -> (Capture, Findings, RunNotes) {
+    let console = SharedBuffer::default();
+    let host = Semihost::new(
+        Box::new(console.clone()),
+        Box::new(console.clone()),
+        setup.cmdline.clone(),
+        setup.config.clock_hz,
+    );
+    let race = RaceCheck::new(setup.detector, false).expect("the configuration was validated");
+    let mut machine =
+        Machine::new(setup.config, setup.image.clone(), host, race).expect("the first run placed the image");
+    machine.watch_heap();
+    machine.set_limits(setup.limits.clone());
+    if let Some(schedule) = schedule {
+        machine.bus.set_schedule(schedule);
+    }
+    let end = machine.run(&mut (), |_| {}).end();
+    let instructions = machine.stats().instructions;
+    let memory = &setup.config.memory;
+    let mut dram = vec![0; memory.dram_size as usize];
+    machine.bus.peek(memory.dram_base, &mut dram).expect("DRAM is memory");
+    let scratchpad = machine.bus.mxp().scratchpad().to_vec();
+    let schedule = machine.bus.take_schedule();
+    let notes = machine.notes();
+    let findings = machine.into_sink().finish();
+    let console = console.0.borrow().clone();
+    let dram_base = memory.dram_base;
+    (Capture { console, end, instructions, dram_base, dram, scratchpad, schedule }, findings, notes)
+}
+
+/// The firmware's console, kept in memory.
+#[derive(Clone, Default)]
+struct SharedBuffer(Rc<RefCell<Vec<u8>>>);
+
+impl Write for SharedBuffer {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// An attempt's result next to the probing run.
+fn attempt(plan: plan::Plan, finding: &Finding, baseline: &Capture, this: Capture) -> Attempt {
+    let happened = this.schedule.as_ref().map_or_else(Vec::new, |s| s.log.clone());
+    let realised = realised(&plan.directives, &happened);
+    let effect = Effect {
+        console: console_diff(&baseline.console, &this.console),
+        end: (baseline.end != this.end).then(|| (baseline.end.clone(), this.end.clone())),
+        other_side: probe_diffs(finding, baseline, &this),
+        memory: memory_diffs(baseline, &this, 8),
+        memory_bytes: differing(&baseline.dram, &this.dram) + differing(&baseline.scratchpad, &this.scratchpad),
+    };
+    Attempt { first: plan.first, directives: plan.directives, happened, realised, effect }
+}
+
+/// True if every directive did what it planned.
+fn realised(directives: &[Directive], happened: &[Happened]) -> bool {
+    let cut_short = happened
+        .iter()
+        .any(|h| matches!(h, Happened::Released { forced: true, .. } | Happened::KeptLine { ended_by_cpu: true, .. }));
+    let done = |d: &Directive| match d {
+        Directive::HoldEngine { .. } => happened.iter().any(|h| matches!(h, Happened::Released { .. })),
+        Directive::HurryEngine { .. } => happened.iter().any(|h| matches!(h, Happened::Hurried { .. })),
+        Directive::WriteBackBefore { .. } => happened.iter().any(|h| matches!(h, Happened::WroteBack { .. })),
+        Directive::EvictAfter { .. } => happened.iter().any(|h| matches!(h, Happened::Evicted { .. })),
+        Directive::KeepLine { .. } => happened.iter().any(|h| matches!(h, Happened::KeptLine { .. })),
+        Directive::ReleaseAfter { .. } => happened.iter().any(|h| matches!(h, Happened::KeptLine { .. })),
+    };
+    !cut_short && directives.iter().all(done)
+}
+
+/// The first line of the console that differs.
+fn console_diff(first: &[u8], this: &[u8]) -> Option<LineDiff> {
+    if first == this {
+        return None;
+    }
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).lines().map(str::to_string).collect::<Vec<_>>();
+    let (a, b) = (text(first), text(this));
+    let line = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i)).unwrap_or(a.len().min(b.len()));
+    Some(LineDiff { line: line + 1, first: a.get(line).cloned(), this: b.get(line).cloned() })
+}
+
+/// The racing bytes, just before and just after the engine node, where they differ.
+fn probe_diffs(finding: &Finding, baseline: &Capture, this: &Capture) -> Vec<BytesDiff> {
+    let Some(request) = probe_of(finding).map(|p| p.request) else { return Vec::new() };
+    let find = |c: &Capture| c.schedule.as_ref()?.probes.iter().find(|p| p.request == request).cloned();
+    let (Some(a), Some(b)) = (find(baseline), find(this)) else { return Vec::new() };
+    let mut diffs = Vec::new();
+    for (when, x, y) in [("before", &a.before, &b.before), ("after", &a.after, &b.after)] {
+        diffs.extend(runs(x, y, &a.ranges, 4).into_iter().map(|(start, len, first, this)| BytesDiff {
+            space: a.space,
+            start,
+            len,
+            when: Some(when),
+            first,
+            this,
+        }));
+    }
+    diffs
+}
+
+/// Memory at the end: the first `limit` runs of differing bytes, DRAM then scratchpad.
+fn memory_diffs(baseline: &Capture, this: &Capture, limit: usize) -> Vec<BytesDiff> {
+    let mut diffs = Vec::new();
+    let spaces = [
+        (Space::Dram, &baseline.dram, &this.dram, baseline.dram_base),
+        (Space::Scratchpad, &baseline.scratchpad, &this.scratchpad, 0),
+    ];
+    for (space, x, y, base) in spaces {
+        let whole = [Range::new(base, x.len() as u32)];
+        let found = runs(x, y, &whole, limit - diffs.len());
+        diffs.extend(found.into_iter().map(|(start, len, first, this)| BytesDiff {
+            space,
+            start,
+            len,
+            when: None,
+            first,
+            this,
+        }));
+    }
+    diffs
+}
+
+/// Bytes that differ between two images of the same size.
+fn differing(x: &[u8], y: &[u8]) -> u64 {
+    let chunks = x.chunks(4096).zip(y.chunks(4096)).filter(|(a, b)| a != b);
+    chunks.map(|(a, b)| a.iter().zip(b).filter(|(p, q)| p != q).count() as u64).sum()
+}
+
+/// Differing bytes closer than this are one run.
+const GAP: usize = 16;
+
+/// The first `limit` runs of differing bytes between `x` and `y`, which hold the bytes of
+/// `ranges` in order: each as (address, length, first 16 bytes of `x`, of `y`). Differences
+/// less than [`GAP`] bytes apart are one run.
+fn runs(x: &[u8], y: &[u8], ranges: &[Range], limit: usize) -> Vec<(u32, u32, Vec<u8>, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut offset = 0usize;
+    for range in ranges {
+        let end = (offset + range.len as usize).min(x.len()).min(y.len());
+        let (a, b) = (&x[offset.min(end)..end], &y[offset.min(end)..end]);
+        offset += range.len as usize;
+        let mut current: Option<(usize, usize)> = None;
+        let close = |run: (usize, usize), out: &mut Vec<_>| {
+            let shown = run.0..run.1.min(run.0 + 16);
+            out.push((
+                range.start + run.0 as u32,
+                (run.1 - run.0) as u32,
+                a[shown.clone()].to_vec(),
+                b[shown].to_vec(),
+            ));
+        };
+        for (i, _) in a.iter().zip(b).enumerate().filter(|(_, (p, q))| p != q) {
+            current = match current {
+                Some((start, stop)) if i < stop + GAP => Some((start, i + 1)),
+                Some(run) => {
+                    close(run, &mut out);
+                    if out.len() >= limit {
+                        return out;
+                    }
+                    Some((i, i + 1))
+                }
+                None => Some((i, i + 1)),
+            };
+        }
+        if let Some(run) = current {
+            close(run, &mut out);
+        }
+        if out.len() >= limit {
+            out.truncate(limit);
+            return out;
+        }
+    }
+    out
+}

@@ -1,0 +1,116 @@
+//! What `provoke` found, as data: per finding, each schedule tried, what its directives did,
+//! and what came out different from the first run. Printed by [`super::text`] and
+//! [`super::json`].
+
+use crate::exit_code::RunEnd;
+use crate::report::model::Finding;
+use mxpsim_detector::event::Space;
+use mxpsim_models::schedule::{Directive, Happened};
+use serde::Serialize;
+
+/// The whole result.
+#[derive(Clone, Debug)]
+pub struct Provoked {
+    /// How the first run (the default schedule) ended.
+    pub first_end: RunEnd,
+    /// Findings of the first run, in report order.
+    pub findings_total: usize,
+    pub findings: Vec<ProvokedFinding>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ProvokedFinding {
+    /// 1-based, as the race report numbers it.
+    pub number: usize,
+    pub finding: Finding,
+    /// The two orders tried (side A first, side B first), or why none could be.
+    pub attempts: Result<Vec<Attempt>, String>,
+}
+
+impl ProvokedFinding {
+    /// The worst effect any schedule had; `None` if none could be tried.
+    pub fn verdict(&self) -> Option<Verdict> {
+        self.attempts.as_ref().ok()?.iter().map(|a| a.effect.verdict()).max()
+    }
+}
+
+/// One re-run under one order.
+#[derive(Clone, Debug)]
+pub struct Attempt {
+    /// The side that was made to go first (0: A, 1: B).
+    pub first: usize,
+    pub directives: Vec<Directive>,
+    pub happened: Vec<Happened>,
+    /// The directives did all they planned (a hold not cut short by a sync, kept bytes not
+    /// written back by the CPU first).
+    pub realised: bool,
+    pub effect: Effect,
+}
+
+/// What a re-run changed, next to the first run.
+#[derive(Clone, Debug, Default)]
+pub struct Effect {
+    /// The first console line that differs: its number (1-based) and both texts.
+    pub console: Option<LineDiff>,
+    /// How the run ended, if that differs: (first run, this run).
+    pub end: Option<(RunEnd, RunEnd)>,
+    /// The racing bytes as the engine node read or left them, where they differ.
+    pub other_side: Vec<BytesDiff>,
+    /// Memory at the end of the run (DRAM as the CPU sees it, and the scratchpad).
+    pub memory: Vec<BytesDiff>,
+    /// Bytes of memory that differ in all.
+    pub memory_bytes: u64,
+}
+
+impl Effect {
+    pub fn verdict(&self) -> Verdict {
+        if self.console.is_some() || self.end.is_some() {
+            Verdict::Harmful
+        } else if !self.other_side.is_empty() || self.memory_bytes > 0 {
+            Verdict::SilentCorruption
+        } else {
+            Verdict::Benign
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LineDiff {
+    pub line: usize,
+    pub first: Option<String>,
+    pub this: Option<String>,
+}
+
+/// A run of bytes that differ: where, and the first 16 values each way.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BytesDiff {
+    pub space: Space,
+    pub start: u32,
+    pub len: u32,
+    /// When the engine node's probe saw them: "read" (before it took effect) or "left" (after).
+    pub when: Option<&'static str>,
+    pub first: Vec<u8>,
+    pub this: Vec<u8>,
+}
+
+/// Ordered from least to most harmful.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// The values were the same either way, in this run.
+    Benign,
+    /// Memory differs; the output and the exit status do not.
+    SilentCorruption,
+    /// The output or the exit status changes.
+    Harmful,
+}
+
+impl Verdict {
+    pub fn words(self) -> &'static str {
+        match self {
+            Verdict::Benign => "benign in this run",
+            Verdict::SilentCorruption => "silent corruption",
+            Verdict::Harmful => "harmful",
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! The schedules that order a finding's two sides one way and the other: which directives
+//! (`mxpsim_models::schedule`) realise "A before B" and "B before A" for each kind of pair,
+//! derived from the nodes' intervals in `race-semantics.md` §3.
+//!
+//! A finding races, so its nodes' intervals overlap: for an engine node `E` requested at `r`
+//! and synced at `t`, and a node `X` on the CPU side, `r` lies before `X`'s end and `X`'s start
+//! before `t`. Every plan below moves a node only inside its own interval:
+//!
+//! | other side `X` | `X` before `E` | `E` before `X` |
+//! |---|---|---|
+//! | CPU access at `q` | hold `E` until the CPU has passed `q` | hurry `E` before `q` |
+//! | write-back of `L`, store at `p`, next clean at `s` | keep `L`, write it back just before `E` (and hold `E` past `p` if it was requested before the store) | keep `L` until `E` has taken effect, then let it go (and hurry `E` before `s`) |
+//! | fill of `L` for the read at `q` | hold `E` until the CPU has passed `q` | hurry `E` before `q` and drop `L` just after `E`, so the read fills it again |
+//!
+//! Keeping `L` means: fill it (if it is not cached) and keep its bytes as they are, evictions
+//! or not. Under whole-line write-back a write-back carries the line's clean bytes as its fill
+//! read them, and the model lets that fill happen any time since the line's last flush or
+//! invalidate `v` (rule 9): the keep starts right after `v`, so the write-back carries the
+//! oldest bytes it may. Under byte-granular write-back only the dirty bytes matter, and the
+//! keep starts at the store.
+//!
+//! Races between the two engine queues, and between the cache and the CPU's uncached accesses,
+//! have no plan yet: [`plans`] says so.
+
+use crate::report::model::Finding;
+use mxpsim_detector::event::{Pos, WriteBack};
+use mxpsim_detector::node::NodeKind;
+use mxpsim_detector::RaceNode;
+use mxpsim_models::schedule::Directive;
+
+/// What plans need of the first run besides the finding.
+pub struct Context<'a> {
+    pub write_back: WriteBack,
+    /// The position of the latest flush or invalidate of a line (or of the whole cache)
+    /// before a CPU position (0: none).
+    pub last_invalidation: &'a dyn Fn(u32, Pos) -> Pos,
+}
+
+/// One order of a finding's two sides, and the directives that make it happen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The side that goes first (0: side A, 1: side B).
+    pub first: usize,
+    pub directives: Vec<Directive>,
+}
+
+/// The two plans of a finding (side A first, then side B first), or why it has none.
+pub fn plans(finding: &Finding, context: &Context) -> Result<[Plan; 2], String> {
+    let [a, b] = [&finding.sides[0].node, &finding.sides[1].node];
+    let (engine, other, engine_side) = match (a.id.kind.is_engine(), b.id.kind.is_engine()) {
+        (true, false) => (a, b, 0),
+        (false, true) => (b, a, 1),
+        (true, true) => return Err("a race between the two engine queues: no schedule control for it yet".into()),
+        (false, false) => {
+            return Err(
+                "a race between the cache and the CPU's uncached accesses: no schedule control for it yet".into()
+            )
+        }
+    };
+    let other_first = other_before(engine, other, context)?;
+    let engine_first = engine_before(engine, other, context)?;
+    let other_side = 1 - engine_side;
+    let mut plans =
+        [Plan { first: other_side, directives: other_first }, Plan { first: engine_side, directives: engine_first }];
+    plans.sort_by_key(|p| p.first);
+    Ok(plans)
+}
+
+/// Directives that put the CPU-side node `x` before the engine node `e`.
+fn other_before(e: &RaceNode, x: &RaceNode, context: &Context) -> Result<Vec<Directive>, String> {
+    let request = e.id.pos;
+    Ok(match x.id.kind {
+        NodeKind::WriteBack => {
+            let line = line_of(x)?;
+            let mut directives = Vec::new();
+            if context.write_back == WriteBack::Line {
+                directives.push(keep(x, line, context));
+            }
+            // Requested before the store that dirtied the line: it waits for that store.
+            if x.id.pos > request {
+                directives.push(Directive::HoldEngine { request, after: x.id.pos });
+            }
+            directives.push(Directive::WriteBackBefore { line, request });
+            directives
+        }
+        // A CPU access, or the read whose fill the alloc is: the engine node after it.
+        _ => vec![Directive::HoldEngine { request, after: x.id.pos }],
+    })
+}
+
+/// Directives that put the engine node `e` before the CPU-side node `x`.
+fn engine_before(e: &RaceNode, x: &RaceNode, context: &Context) -> Result<Vec<Directive>, String> {
+    let request = e.id.pos;
+    Ok(match x.id.kind {
+        NodeKind::WriteBack => {
+            let line = line_of(x)?;
+            let mut directives = vec![keep(x, line, context), Directive::ReleaseAfter { line, request }];
+            // The clean that ends the write-back's interval must not come first.
+            if let Some(clean) = x.succ {
+                directives.push(Directive::HurryEngine { request, before: clean });
+            }
+            directives
+        }
+        NodeKind::Alloc => {
+            let line = line_of(x)?;
+            vec![Directive::HurryEngine { request, before: x.id.pos }, Directive::EvictAfter { line, request }]
+        }
+        _ => vec![Directive::HurryEngine { request, before: x.id.pos }],
+    })
+}
+
+/// The keep of a write-back's line: from just after its last flush or invalidate under
+/// whole-line write-back, else from its store.
+fn keep(wb: &RaceNode, line: u32, context: &Context) -> Directive {
+    let from = match context.write_back {
+        WriteBack::Line => (context.last_invalidation)(line, wb.id.pos) + 1,
+        WriteBack::DirtyBytes => wb.id.pos,
+    };
+    Directive::KeepLine { line, from }
+}
+
+fn line_of(node: &RaceNode) -> Result<u32, String> {
+    node.id.line.ok_or_else(|| format!("the {} node has no cache line", node.id.kind))
+}

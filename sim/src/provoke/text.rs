@@ -1,0 +1,189 @@
+//! `provoke`'s result for people: per finding, each order tried in words (what the directives
+//! did, with cycles), what came out different, and a verdict; a SUMMARY line.
+
+use super::model::{Attempt, BytesDiff, Provoked, ProvokedFinding, Verdict};
+use crate::report::model::{Finding, Side};
+use crate::report::text::{kind_words, landmark, plural, short, title};
+use mxpsim_detector::event::Space;
+use mxpsim_models::schedule::Happened;
+use std::fmt::Write;
+
+pub fn render(p: &Provoked) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "provoke: {} of the first run's {} finding{} ({}), each made to happen both ways",
+        p.findings.len(),
+        p.findings_total,
+        plural(p.findings_total as u64),
+        p.first_end.describe()
+    );
+    for f in &p.findings {
+        out.push('\n');
+        finding(&mut out, f);
+    }
+    let _ = writeln!(out, "\n{}", summary(p));
+    out
+}
+
+/// `SUMMARY: provoke: 2 findings: 1 harmful, 0 silent corruption, 1 benign in this run, 0 not tried`.
+pub fn summary(p: &Provoked) -> String {
+    let count = |v: Option<Verdict>| p.findings.iter().filter(|f| f.verdict() == v).count();
+    format!(
+        "SUMMARY: provoke: {} finding{}: {} harmful, {} silent corruption, {} benign in this run, {} not tried",
+        p.findings.len(),
+        plural(p.findings.len() as u64),
+        count(Some(Verdict::Harmful)),
+        count(Some(Verdict::SilentCorruption)),
+        count(Some(Verdict::Benign)),
+        count(None)
+    )
+}
+
+fn finding(out: &mut String, pf: &ProvokedFinding) {
+    let f = &pf.finding;
+    let _ = writeln!(out, "finding {}: {} ({})", pf.number, title(f), f.class());
+    let _ = writeln!(out, "  A: {}", side_name(&f.sides[0]));
+    let _ = writeln!(out, "  B: {}", side_name(&f.sides[1]));
+    let attempts = match &pf.attempts {
+        Ok(a) => a,
+        Err(why) => {
+            let _ = writeln!(out, "  not tried: {why}");
+            return;
+        }
+    };
+    for a in attempts {
+        attempt(out, f, a);
+    }
+    if let Some(v) = pf.verdict() {
+        let caught = attempts.iter().any(|a| a.effect.end.as_ref().is_some_and(|(_, end)| end.status() != Ok(0)));
+        let how = match (v, caught) {
+            (Verdict::Harmful, true) => " (the firmware's exit status shows it)",
+            (Verdict::Harmful, false) => " (the output changes; the exit status does not)",
+            _ => "",
+        };
+        let _ = writeln!(out, "  verdict: {}{how}", v.words());
+    }
+}
+
+/// A side in a phrase: `the write-back of line 0x80430000 (last store: main (app.c:45))`.
+fn side_name(s: &Side) -> String {
+    match s.kind {
+        k if k.is_cache() => {
+            let line = s.node.id.line.unwrap_or(0);
+            let what = if k == mxpsim_detector::node::NodeKind::WriteBack { "write-back" } else { "fill" };
+            format!("the {what} of line {line:#010x} for the access in {}", short(&s.site))
+        }
+        k if k.is_engine() => format!("the {} requested in {}", kind_words(k), short(&s.site)),
+        k => format!("the {} in {}", kind_words(k), short(&s.site)),
+    }
+}
+
+fn attempt(out: &mut String, f: &Finding, a: &Attempt) {
+    let (first, second) = if a.first == 0 { ("A", "B") } else { ("B", "A") };
+    let realised = if a.realised { "" } else { " (not fully: see below)" };
+    let _ = writeln!(out, "  {first} before {second}{realised}:");
+    for h in &a.happened {
+        let _ = writeln!(out, "    {}", happened(h, f));
+    }
+    let e = &a.effect;
+    for d in &e.other_side {
+        let when = d.when.unwrap_or("after");
+        let _ = writeln!(out, "    the racing bytes just {when} the engine node: {}", bytes(d));
+    }
+    if let Some(c) = &e.console {
+        let show = |t: &Option<String>| t.as_ref().map_or("(no line)".to_string(), |t| format!("{t:?}"));
+        let _ = writeln!(out, "    console line {}: {} (first run: {})", c.line, show(&c.this), show(&c.first));
+    }
+    if let Some((first_end, this_end)) = &e.end {
+        let _ = writeln!(out, "    {} (first run: {})", this_end.describe(), first_end.describe());
+    }
+    match e.memory_bytes {
+        0 => {}
+        n => {
+            let _ = writeln!(out, "    memory at the end: {n} byte{} differ", plural(n));
+            for d in &e.memory {
+                let _ = writeln!(out, "      {}", bytes(d));
+            }
+        }
+    }
+    if e.console.is_none() && e.end.is_none() && e.memory_bytes == 0 && e.other_side.is_empty() {
+        let _ = writeln!(out, "    console, exit status and memory as in the first run");
+    }
+    let _ = writeln!(out, "    => {}", e.verdict().words());
+}
+
+/// `DRAM 0x80430010..0x80430020 (16 bytes): first run 01 02 …, now 00 00 …`.
+fn bytes(d: &BytesDiff) -> String {
+    let space = match d.space {
+        Space::Dram => "DRAM",
+        Space::Scratchpad => "scratchpad offset",
+    };
+    let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<Vec<_>>().join(" ");
+    let more = if d.len as usize > d.first.len() { " …" } else { "" };
+    format!(
+        "{space} {:#010x}..{:#010x} ({} byte{}): first run {}{more}, now {}{more}",
+        d.start,
+        d.start as u64 + d.len as u64,
+        d.len,
+        plural(d.len as u64),
+        hex(&d.first),
+        hex(&d.this)
+    )
+}
+
+/// What one directive did, in a sentence.
+pub fn happened(h: &Happened, f: &Finding) -> String {
+    let engine = f.sides.iter().find(|s| s.kind.is_engine()).expect("a provoked finding has an engine side");
+    let other = f.sides.iter().find(|s| !s.kind.is_engine()).expect("and another");
+    let node = format!("the {} requested in {}", kind_words(engine.kind), short(&engine.site));
+    // The CPU nodes directives name: the other side's access, the landmark that ends its
+    // interval, or (a fill) the node after the line's last flush or invalidate.
+    let until = |pos| match other.end.as_ref() {
+        Some(end) if other.node.succ == Some(pos) && other.node.id.pos != pos => landmark(end),
+        _ if other.node.id.pos == pos => format!("the access in {}", short(&other.site)),
+        _ => format!("CPU node {pos}"),
+    };
+    match *h {
+        Happened::Held { cycle, .. } => format!("held {node} from cycle {cycle} on"),
+        Happened::Released { after, cycle, forced: false, .. } => {
+            format!("let it take effect at cycle {cycle}, after {}", until(after))
+        }
+        Happened::Released { cycle, forced: true, .. } => format!(
+            "the CPU waited for the engine (a vbx_sync()) at cycle {cycle} before that point: the hold ended there"
+        ),
+        Happened::Hurried { before, cycle, scheduled: Some(at), .. } => {
+            format!("made {node} take effect at cycle {cycle} (its own time: {at}), before {}", until(before))
+        }
+        Happened::Hurried { before, .. } => format!("{node} had already taken effect before {}", until(before)),
+        Happened::WroteBack { line, bytes: 0, cycle, .. } => {
+            format!("line {line:#010x} was not dirty at cycle {cycle}, just before {node} took effect")
+        }
+        Happened::WroteBack { line, bytes, cycle, .. } => format!(
+            "wrote back line {line:#010x} ({bytes} byte{}) at cycle {cycle}, just before {node} took effect",
+            plural(bytes as u64)
+        ),
+        Happened::Evicted { line, present: false, cycle, .. } => {
+            format!("line {line:#010x} was not cached at cycle {cycle}, just after {node}: the next access fills it")
+        }
+        Happened::Evicted { line, bytes, cycle, .. } => format!(
+            "dropped line {line:#010x} at cycle {cycle}, just after {node} (writing back {bytes} dirty byte{} first): the next access fills it again",
+            plural(bytes as u64)
+        ),
+        Happened::Filled { line, before, cycle, filled } => format!(
+            "{} line {line:#010x} at cycle {cycle}, before CPU node {before} (right after its last flush or invalidate, the earliest fill the model allows), and kept its bytes as they were from then on",
+            if filled { "filled" } else { "found" },
+        ),
+        Happened::KeptLine { line, ended_by_cpu: true, .. } => {
+            format!("a flush or invalidate of line {line:#010x} by the CPU ended the keep before {node}")
+        }
+        Happened::KeptLine { line, kept: 0, bytes: 0, cycle, .. } => {
+            format!("let line {line:#010x} go at cycle {cycle} (it stayed in the cache all along)")
+        }
+        Happened::KeptLine { line, kept, bytes, cycle, .. } => format!(
+            "let line {line:#010x} go at cycle {cycle}: {kept} eviction{} had put it aside; {bytes} dirty byte{} went to memory then",
+            plural(kept as u64),
+            plural(bytes as u64)
+        ),
+    }
+}
