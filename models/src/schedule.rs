@@ -19,7 +19,7 @@
 //! * a line fill anywhere between the line's last flush/inval and the access: [`Directive::KeepLine`]
 //!   fills the line at a chosen CPU node and keeps those bytes (under whole-line write-back a
 //!   write-back then carries the clean bytes as that early fill read them);
-//!   [`Directive::EvictAfter`] drops the line just after an engine node, so the next access
+//!   [`Directive::RefreshAfter`] drops the line just after an engine node, so the next access
 //!   fills it again.
 //!
 //! What each directive did, with the cycle, is logged ([`Happened`]): a report states what was
@@ -40,11 +40,12 @@ pub enum Directive {
     /// Just before the engine node requested at `request` takes effect, `line` is written
     /// back if it is dirty.
     WriteBackBefore { line: u32, request: Pos },
-    /// Just after the engine node requested at `request` takes effect, `line` is dropped from
-    /// the cache (written back first if dirty).
-    EvictAfter { line: u32, request: Pos },
-    /// Just before the CPU node at `from`, `line` is filled (if it is not cached) and kept as
-    /// it is from then on: an eviction puts its bytes aside and the next fill takes them back.
+    /// Just after the engine node requested at `request` takes effect, `line`'s clean bytes
+    /// are read again from memory, as a fill after an eviction would read them.
+    RefreshAfter { line: u32, request: Pos },
+    /// Just before the CPU node at `from`, `line`'s bytes are taken as they are (as a fill then
+    /// would read them, if it is not cached) and kept from then on: an eviction puts them
+    /// aside and the next fill takes them back.
     /// [`Directive::WriteBackBefore`] or [`Directive::ReleaseAfter`] ends the keep (a flush or
     /// invalidate of the line by the CPU ends it too).
     KeepLine { line: u32, from: Pos },
@@ -68,12 +69,13 @@ pub enum Happened {
     /// `line`'s dirty bytes (`bytes`; 0: it was clean or not cached) went to memory at
     /// `cycle`, just before the engine node requested at `request`.
     WroteBack { line: u32, request: Pos, bytes: u32, cycle: u64 },
-    /// `line` was dropped at `cycle`, just after the engine node requested at `request`
-    /// (`present`: it was cached; `bytes`: dirty bytes written back first).
-    Evicted { line: u32, request: Pos, present: bool, bytes: u32, cycle: u64 },
-    /// `line` was filled at `cycle`, just before the CPU node at `before` (`filled`: false if
-    /// it was cached already), and kept from then on.
-    Filled { line: u32, before: Pos, cycle: u64, filled: bool },
+    /// `line`'s clean bytes (`bytes` of them) were read again at `cycle`, just after the
+    /// engine node requested at `request` (`present`: it was cached; if not, the next access
+    /// fills it anyway).
+    Refreshed { line: u32, request: Pos, present: bool, bytes: u32, cycle: u64 },
+    /// `line`'s bytes were taken at `cycle`, just before the CPU node at `before` (`cached`:
+    /// from the cache; else from memory, as a fill then would read them), and kept from then on.
+    Filled { line: u32, before: Pos, cycle: u64, cached: bool },
     /// The keep of `line` ended at `cycle` (`kept`: evictions that put it aside; `bytes`:
     /// dirty bytes aside written back then). `ended_by_cpu`: a flush or invalidate of the
     /// line by the CPU had ended it before.
@@ -175,10 +177,10 @@ impl Schedule {
         })
     }
 
-    /// The lines to drop just after the engine node requested at `request`.
-    pub(crate) fn evictions_after(&self, request: Pos) -> Vec<u32> {
+    /// The lines to refresh just after the engine node requested at `request`.
+    pub(crate) fn refreshes_after(&self, request: Pos) -> Vec<u32> {
         self.lines(request, |d| match *d {
-            Directive::EvictAfter { line, request } => Some((line, request)),
+            Directive::RefreshAfter { line, request } => Some((line, request)),
             _ => None,
         })
     }
@@ -202,9 +204,9 @@ impl Schedule {
         })
     }
 
-    pub(crate) fn keep_started(&mut self, line: u32, before: Pos, cycle: u64, filled: bool) {
+    pub(crate) fn keep_started(&mut self, line: u32, before: Pos, cycle: u64, cached: bool) {
         self.keeping = true;
-        self.log.push(Happened::Filled { line, before, cycle, filled });
+        self.log.push(Happened::Filled { line, before, cycle, cached });
     }
 
     /// True if a directive keeps `line`.

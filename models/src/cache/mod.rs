@@ -12,11 +12,14 @@
 //! slot of a hit without searching the set, which keeps hits cheap for any associativity.
 
 pub mod config;
+mod kept;
 pub mod replacement;
 pub mod stats;
 
 use crate::dram::Dram;
 use config::{CacheConfig, WritePolicy};
+use kept::Kept;
+pub use kept::KeptLine;
 use mxpsim_detector::event::{CacheOp, WriteBack};
 use replacement::Replacement;
 use stats::CacheStats;
@@ -56,6 +59,14 @@ pub struct HeldLine {
     pub data: Vec<u8>,
 }
 
+/// Why a line is written back: its slot is reused, it stays (a clean), or it goes (a flush).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Leaving {
+    Evicted,
+    Stays,
+    Flushed,
+}
+
 /// Per-slot dirty bytes: one bit per byte of a line of at most 256 bytes.
 type DirtyMask = [u64; 4];
 
@@ -73,36 +84,9 @@ pub struct Cache {
     replacement: Replacement,
     /// `(line address, slot)` of recently used lines, indexed by the line number's low bits.
     filter: [(u32, u32); FILTER_ENTRIES],
-    /// A line whose write-back is postponed ([`Cache::keep_dirty`]).
+    /// A line under a deliberate schedule's directive ([`kept`]), if any.
     kept: Option<Kept>,
     pub stats: CacheStats,
-}
-
-/// A line kept as it is (a deliberate schedule, `mxpsim provoke`): evicting it puts its bytes
-/// and dirty mask aside, as a one-line victim buffer would, and the next fill takes them back,
-/// so the CPU sees the line as if it had stayed. The model allows it: a line may have been
-/// filled at any time since its last flush or invalidate, and a write-back may wait until the
-/// line's next clean, flush or invalidate.
-struct Kept {
-    line: u32,
-    /// The evicted line's bytes and dirty mask, while it is aside.
-    aside: Option<(Vec<u8>, DirtyMask)>,
-    /// Evictions that put the line aside.
-    times: u32,
-    /// A flush or invalidate by the CPU ended the keep (its bytes went as the CPU said).
-    ended_by_cpu: bool,
-}
-
-/// How a kept line fared ([`Cache::end_keep`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct KeptLine {
-    /// Evictions that put it aside.
-    pub times: u32,
-    /// Dirty bytes written back when the keep ended (from aside; a line still cached is
-    /// written back in its own time).
-    pub bytes: u32,
-    /// A flush or invalidate by the CPU had ended the keep before.
-    pub ended_by_cpu: bool,
 }
 
 impl Cache {
@@ -234,16 +218,14 @@ impl Cache {
         let slot = first + way;
         if self.tags[slot as usize] != INVALID {
             self.stats.evictions += 1;
-            if !self.keep_aside(slot) {
-                traffic.writeback += self.write_back(mem, slot);
-            }
+            traffic.writeback += self.write_back(mem, slot, Leaving::Evicted);
             self.forget(slot);
         }
         let off = self.data_offset(slot, line);
         mem.read_bytes(line, &mut self.data[off..off + self.line as usize])
             .expect("the memory system only caches DRAM addresses");
         if self.kept.is_some() {
-            self.take_back_aside(line, slot);
+            self.kept_filled(line, slot);
         }
         self.stats.bytes_read += self.line as u64;
         traffic.fill += self.line;
@@ -254,17 +236,26 @@ impl Cache {
         slot
     }
 
-    /// Writes a dirty slot back (whole line or dirty bytes) and marks it clean.
-    fn write_back(&mut self, mem: &mut Dram, slot: u32) -> u32 {
+    /// Writes a dirty slot back (whole line or dirty bytes) and marks it clean; `leaving`
+    /// says why. Returns the bytes the write-back moves (what its timing counts).
+    #[inline(always)]
+    fn write_back(&mut self, mem: &mut Dram, slot: u32, leaving: Leaving) -> u32 {
         let mask = self.dirty[slot as usize];
+        let line = self.tags[slot as usize];
+        if self.kept.as_ref().is_some_and(|k| k.line == line) {
+            return self.kept_write_back(mem, slot, leaving);
+        }
         if mask == [0; 4] {
             return 0;
         }
-        let line = self.tags[slot as usize];
         let base = self.data_offset(slot, line);
         let bytes =
             write_line(mem, self.writeback_granularity, line, &self.data[base..base + self.line as usize], &mask);
-        self.dirty[slot as usize] = [0; 4];
+        self.count_write_back(bytes)
+    }
+
+    /// The statistics of a write-back of `bytes`; returns them.
+    fn count_write_back(&mut self, bytes: u32) -> u32 {
         self.stats.writebacks += 1;
         self.stats.bytes_written += bytes as u64;
         bytes
@@ -283,13 +274,16 @@ impl Cache {
 
     fn maintain_slot(&mut self, mem: &mut Dram, op: CacheOp, slot: u32) -> u32 {
         match op {
-            CacheOp::Clean => self.write_back(mem, slot),
+            CacheOp::Clean => self.write_back(mem, slot, Leaving::Stays),
             CacheOp::Flush => {
-                let written = self.write_back(mem, slot);
+                let written = self.write_back(mem, slot, Leaving::Flushed);
                 self.forget(slot);
                 written
             }
             CacheOp::Inval => {
+                if self.kept.is_some() {
+                    self.kept_invalidated(self.tags[slot as usize]);
+                }
                 self.forget(slot);
                 0
             }
@@ -325,110 +319,12 @@ impl Cache {
         Traffic { writeback, ..Traffic::default() }
     }
 
-    /// Writes `line` back if it is cached and dirty (a deliberate schedule's early
-    /// write-back). Returns the bytes written.
-    pub fn clean_line(&mut self, mem: &mut Dram, line: u32) -> u32 {
-        let line = self.line_of(line);
-        match self.lookup(line) {
-            Some(slot) => self.write_back(mem, slot),
-            None if self.kept.as_ref().is_some_and(|k| k.line == line) => self.maintain_aside(mem, CacheOp::Clean),
-            None => 0,
-        }
-    }
-
-    /// Drops `line` from the cache, written back first if dirty (a deliberate schedule's
-    /// eviction: the next access fills it again). Returns the bytes written back, or `None`
-    /// if the line was not cached.
-    pub fn evict_line(&mut self, mem: &mut Dram, line: u32) -> Option<u32> {
-        let slot = self.lookup(self.line_of(line))?;
-        self.stats.evictions += 1;
-        let written = self.write_back(mem, slot);
-        self.forget(slot);
-        Some(written)
-    }
-
-    /// Fills `line` if it is not cached (a deliberate schedule's early fill). True if it did.
-    pub fn fill_line(&mut self, mem: &mut Dram, line: u32) -> bool {
-        let line = self.line_of(line);
-        if self.lookup(line).is_some() {
-            return false;
-        }
-        self.stats.read_misses += 1;
-        let slot = self.allocate(mem, line, &mut Traffic::default());
-        self.touch(slot);
-        true
-    }
-
-    /// From now on, `line` is kept as it is ([`Kept`]) until [`Cache::end_keep`].
-    pub fn keep_line(&mut self, line: u32) {
-        self.kept = Some(Kept { line: self.line_of(line), aside: None, times: 0, ended_by_cpu: false });
-    }
-
-    /// Ends [`Cache::keep_line`]: dirty bytes aside go to memory now.
-    pub fn end_keep(&mut self, mem: &mut Dram) -> KeptLine {
-        let Some(kept) = self.kept.take() else { return KeptLine::default() };
-        let bytes = match kept.aside {
-            Some((data, mask)) if mask != [0; 4] => self.write_aside(mem, kept.line, &data, &mask),
-            _ => 0,
-        };
-        KeptLine { times: kept.times, bytes, ended_by_cpu: kept.ended_by_cpu }
-    }
-
-    /// Puts a victim aside when it is the kept line; true if it did.
-    fn keep_aside(&mut self, slot: u32) -> bool {
-        let line = self.tags[slot as usize];
-        let mask = self.dirty[slot as usize];
-        let base = self.data_offset(slot, line);
-        let Some(kept) = self.kept.as_mut().filter(|k| k.line == line && !k.ended_by_cpu) else { return false };
-        kept.aside = Some((self.data[base..base + self.line as usize].to_vec(), mask));
-        kept.times += 1;
-        true
-    }
-
-    /// A fill of the kept line takes its bytes back from aside, dirty as they were.
-    fn take_back_aside(&mut self, line: u32, slot: u32) {
-        let base = self.data_offset(slot, line);
-        let Some(kept) = self.kept.as_mut().filter(|k| k.line == line) else { return };
-        if let Some((data, mask)) = kept.aside.take() {
-            self.data[base..base + self.line as usize].copy_from_slice(&data);
-            self.dirty[slot as usize] = mask;
-        }
-    }
-
-    /// A clean, flush or invalidate of the kept line: a clean writes the bytes aside back and
-    /// keeps them (the line stays valid); a flush or invalidate ends the keep, as it ends the
-    /// line.
-    fn maintain_aside(&mut self, mem: &mut Dram, op: CacheOp) -> u32 {
-        let Some(kept) = self.kept.as_mut().filter(|k| !k.ended_by_cpu) else { return 0 };
-        let line = kept.line;
-        let aside = match op {
-            CacheOp::Clean => kept.aside.as_mut().map(|(data, mask)| (data.clone(), std::mem::take(mask))),
-            CacheOp::Flush | CacheOp::Inval => {
-                kept.ended_by_cpu = true;
-                kept.aside.take().filter(|_| op == CacheOp::Flush)
-            }
-        };
-        match aside {
-            Some((data, mask)) if mask != [0; 4] => self.write_aside(mem, line, &data, &mask),
-            _ => 0,
-        }
-    }
-
-    fn write_aside(&mut self, mem: &mut Dram, line: u32, data: &[u8], mask: &DirtyMask) -> u32 {
-        let bytes = write_line(mem, self.writeback_granularity, line, data, mask);
-        self.stats.writebacks += 1;
-        self.stats.bytes_written += bytes as u64;
-        bytes
-    }
-
     /// The coherent view of `[addr, addr + buf.len())`: cached bytes where the line is
     /// present, DRAM elsewhere. No side effects (for debuggers and semihosting).
     pub fn peek(&self, mem: &Dram, addr: u32, buf: &mut [u8]) -> Option<()> {
         mem.read_bytes(addr, buf).ok()?;
-        if let Some((kept, (data, _))) = self.kept.as_ref().and_then(|k| Some((k, k.aside.as_ref()?))) {
-            if let Some((at_buf, at_line, len)) = overlap(addr, buf.len(), kept.line, data.len()) {
-                buf[at_buf..][..len].copy_from_slice(&data[at_line..][..len]);
-            }
+        if let Some(kept) = &self.kept {
+            kept.peek(addr, buf);
         }
         self.for_each_cached_chunk(addr, buf.len() as u32, |off, data_off, len| {
             buf[off..off + len].copy_from_slice(&self.data[data_off..data_off + len]);
@@ -441,11 +337,7 @@ impl Cache {
     pub fn poke(&mut self, mem: &mut Dram, addr: u32, data: &[u8]) -> Option<()> {
         mem.load_bytes(addr, data).ok()?; // as a debugger: ROM too
         if let Some(kept) = self.kept.as_mut() {
-            if let Some((aside, _)) = kept.aside.as_mut() {
-                if let Some((at_data, at_line, len)) = overlap(addr, data.len(), kept.line, aside.len()) {
-                    aside[at_line..][..len].copy_from_slice(&data[at_data..][..len]);
-                }
-            }
+            kept.poke(addr, data);
         }
         let mut chunks = Vec::new();
         self.for_each_cached_chunk(addr, data.len() as u32, |off, data_off, len| chunks.push((off, data_off, len)));
@@ -513,13 +405,15 @@ fn write_line(mem: &mut Dram, granularity: WriteBack, line: u32, data: &[u8], ma
     }
 }
 
-/// Where two byte ranges (`a` from `a_addr`, `b` from `b_addr`) overlap: the offsets in each
-/// and the length.
-fn overlap(a_addr: u32, a_len: usize, b_addr: u32, b_len: usize) -> Option<(usize, usize, usize)> {
-    let start = a_addr.max(b_addr);
-    let end = (a_addr as u64 + a_len as u64).min(b_addr as u64 + b_len as u64);
-    ((start as u64) < end)
-        .then(|| ((start - a_addr) as usize, (start - b_addr) as usize, (end - start as u64) as usize))
+/// Copies into `dst` (the bytes from `dst_addr`) the part of `src` (the bytes from
+/// `src_addr`) that lies over it.
+fn overlap_copy(src: &[u8], src_addr: u32, dst: &mut [u8], dst_addr: u32) {
+    let start = src_addr.max(dst_addr);
+    let end = (src_addr as u64 + src.len() as u64).min(dst_addr as u64 + dst.len() as u64);
+    if (start as u64) < end {
+        let len = (end - start as u64) as usize;
+        dst[(start - dst_addr) as usize..][..len].copy_from_slice(&src[(start - src_addr) as usize..][..len]);
+    }
 }
 
 /// Copies a CPU access's bytes with fixed-size moves for the usual widths (a variable-length

@@ -27,15 +27,8 @@ impl<S: EventSink> MemorySystem<S> {
         let Some(mut schedule) = self.schedule.take() else { return };
         let position = self.sink.position();
         if let Some((line, before)) = schedule.keep_due(position) {
-            let filled = match self.cache.as_mut() {
-                Some(cache) => {
-                    let filled = cache.fill_line(&mut self.dram, line);
-                    cache.keep_line(line);
-                    filled
-                }
-                None => false,
-            };
-            schedule.keep_started(line, before, now, filled);
+            let cached = self.cache.as_mut().is_some_and(|cache| cache.keep_line(&self.dram, line));
+            schedule.keep_started(line, before, now, cached);
         }
         if let Some((request, before)) = schedule.hurry_due(position) {
             let scheduled = self.mxp.end_of(request);
@@ -96,10 +89,10 @@ impl<S: EventSink> MemorySystem<S> {
             return;
         }
         self.probe(schedule, request, false);
-        for line in schedule.evictions_after(request) {
-            let evicted = self.cache.as_mut().and_then(|cache| cache.evict_line(&mut self.dram, line));
-            let (present, bytes) = (evicted.is_some(), evicted.unwrap_or(0));
-            schedule.log(Happened::Evicted { line, request, present, bytes, cycle: now });
+        for line in schedule.refreshes_after(request) {
+            let refreshed = self.cache.as_mut().and_then(|cache| cache.refresh_line(&self.dram, line));
+            let (present, bytes) = (refreshed.is_some(), refreshed.unwrap_or(0));
+            schedule.log(Happened::Refreshed { line, request, present, bytes, cycle: now });
         }
         for line in schedule.releases_after(request) {
             self.end_keep(schedule, line, now);

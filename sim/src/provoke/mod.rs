@@ -23,6 +23,7 @@ use crate::semihost::Semihost;
 use crate::source_map::SourceMap;
 use model::{Attempt, BytesDiff, Effect, LineDiff, Provoked, ProvokedFinding};
 use mxpsim_detector::event::{CacheOp, Pos, Range, Scope, Space};
+use mxpsim_detector::node::NodeKind;
 use mxpsim_detector::Config as DetectorConfig;
 use mxpsim_models::bus::Bus;
 use mxpsim_models::schedule::{Directive, Happened, Probe, Schedule};
@@ -183,7 +184,8 @@ fn attempt(plan: plan::Plan, finding: &Finding, baseline: &Capture, this: Captur
     let happened = this.schedule.as_ref().map_or_else(Vec::new, |s| s.log.clone());
     let realised = realised(&plan.directives, &happened);
     let effect = Effect {
-        console: console_diff(&baseline.console, &this.console),
+        console: console_diff(&baseline.console, &this.console, 3),
+        console_lines: console_diff(&baseline.console, &this.console, usize::MAX).len(),
         end: (baseline.end != this.end).then(|| (baseline.end.clone(), this.end.clone())),
         other_side: probe_diffs(finding, baseline, &this),
         memory: memory_diffs(baseline, &this, 8),
@@ -201,31 +203,46 @@ fn realised(directives: &[Directive], happened: &[Happened]) -> bool {
         Directive::HoldEngine { .. } => happened.iter().any(|h| matches!(h, Happened::Released { .. })),
         Directive::HurryEngine { .. } => happened.iter().any(|h| matches!(h, Happened::Hurried { .. })),
         Directive::WriteBackBefore { .. } => happened.iter().any(|h| matches!(h, Happened::WroteBack { .. })),
-        Directive::EvictAfter { .. } => happened.iter().any(|h| matches!(h, Happened::Evicted { .. })),
+        Directive::RefreshAfter { .. } => happened.iter().any(|h| matches!(h, Happened::Refreshed { .. })),
         Directive::KeepLine { .. } => happened.iter().any(|h| matches!(h, Happened::KeptLine { .. })),
         Directive::ReleaseAfter { .. } => happened.iter().any(|h| matches!(h, Happened::KeptLine { .. })),
     };
     !cut_short && directives.iter().all(done)
 }
 
-/// The first line of the console that differs.
-fn console_diff(first: &[u8], this: &[u8]) -> Option<LineDiff> {
+/// The first `limit` console lines that differ (line by line).
+fn console_diff(first: &[u8], this: &[u8], limit: usize) -> Vec<LineDiff> {
     if first == this {
-        return None;
+        return Vec::new();
     }
     let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).lines().map(str::to_string).collect::<Vec<_>>();
     let (a, b) = (text(first), text(this));
-    let line = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i)).unwrap_or(a.len().min(b.len()));
-    Some(LineDiff { line: line + 1, first: a.get(line).cloned(), this: b.get(line).cloned() })
+    let differ = (0..a.len().max(b.len())).filter(|&i| a.get(i) != b.get(i));
+    let mut lines: Vec<LineDiff> = differ
+        .take(limit)
+        .map(|i| LineDiff { line: i + 1, first: a.get(i).cloned(), this: b.get(i).cloned() })
+        .collect();
+    if lines.is_empty() {
+        // Equal lines, different bytes (a line ending): the last line.
+        let last = a.len().max(1) - 1;
+        lines.push(LineDiff { line: last + 1, first: a.get(last).cloned(), this: b.get(last).cloned() });
+    }
+    lines
 }
 
-/// The racing bytes, just before and just after the engine node, where they differ.
+/// The racing bytes the engine node read (just before it) or left (just after), where they
+/// differ.
 fn probe_diffs(finding: &Finding, baseline: &Capture, this: &Capture) -> Vec<BytesDiff> {
     let Some(request) = probe_of(finding).map(|p| p.request) else { return Vec::new() };
     let find = |c: &Capture| c.schedule.as_ref()?.probes.iter().find(|p| p.request == request).cloned();
     let (Some(a), Some(b)) = (find(baseline), find(this)) else { return Vec::new() };
+    let engine = finding.sides.iter().find(|s| s.kind.is_engine()).expect("a probed finding has an engine side");
+    let (reads, writes) = touches(engine.kind, finding.space);
     let mut diffs = Vec::new();
-    for (when, x, y) in [("before", &a.before, &b.before), ("after", &a.after, &b.after)] {
+    for (when, shown, x, y) in [("read", reads, &a.before, &b.before), ("left", writes, &a.after, &b.after)] {
+        if !shown {
+            continue;
+        }
         diffs.extend(runs(x, y, &a.ranges, 4).into_iter().map(|(start, len, first, this)| BytesDiff {
             space: a.space,
             start,
@@ -236,6 +253,15 @@ fn probe_diffs(finding: &Finding, baseline: &Capture, this: &Capture) -> Vec<Byt
         }));
     }
     diffs
+}
+
+/// Whether an engine node of `kind` reads and writes bytes in `space`.
+fn touches(kind: NodeKind, space: Space) -> (bool, bool) {
+    match (kind, space) {
+        (NodeKind::DmaToScratchpad, Space::Dram) | (NodeKind::DmaToHost, Space::Scratchpad) => (true, false),
+        (NodeKind::DmaToScratchpad, Space::Scratchpad) | (NodeKind::DmaToHost, Space::Dram) => (false, true),
+        _ => (true, true),
+    }
 }
 
 /// Memory at the end: the first `limit` runs of differing bytes, DRAM then scratchpad.

@@ -50,8 +50,10 @@ pub struct Attempt {
 /// What a re-run changed, next to the first run.
 #[derive(Clone, Debug, Default)]
 pub struct Effect {
-    /// The first console line that differs: its number (1-based) and both texts.
-    pub console: Option<LineDiff>,
+    /// The first console lines that differ (at most three): numbers (1-based) and texts.
+    pub console: Vec<LineDiff>,
+    /// Console lines that differ in all.
+    pub console_lines: usize,
     /// How the run ended, if that differs: (first run, this run).
     pub end: Option<(RunEnd, RunEnd)>,
     /// The racing bytes as the engine node read or left them, where they differ.
@@ -64,7 +66,7 @@ pub struct Effect {
 
 impl Effect {
     pub fn verdict(&self) -> Verdict {
-        if self.console.is_some() || self.end.is_some() {
+        if self.console_lines > 0 || self.end.is_some() {
             Verdict::Harmful
         } else if !self.other_side.is_empty() || self.memory_bytes > 0 {
             Verdict::SilentCorruption
@@ -87,7 +89,8 @@ pub struct BytesDiff {
     pub space: Space,
     pub start: u32,
     pub len: u32,
-    /// When the engine node's probe saw them: "read" (before it took effect) or "left" (after).
+    /// For the racing bytes: what the engine node `read` (just before it took effect) or
+    /// `left` (just after).
     pub when: Option<&'static str>,
     pub first: Vec<u8>,
     pub this: Vec<u8>,

@@ -103,7 +103,7 @@ fn engine_before(e: &RaceNode, x: &RaceNode, context: &Context) -> Result<Vec<Di
         }
         NodeKind::Alloc => {
             let line = line_of(x)?;
-            vec![Directive::HurryEngine { request, before: x.id.pos }, Directive::EvictAfter { line, request }]
+            vec![Directive::HurryEngine { request, before: x.id.pos }, Directive::RefreshAfter { line, request }]
         }
         _ => vec![Directive::HurryEngine { request, before: x.id.pos }],
     })

@@ -87,13 +87,17 @@ fn attempt(out: &mut String, f: &Finding, a: &Attempt) {
         let _ = writeln!(out, "    {}", happened(h, f));
     }
     let e = &a.effect;
+    let engine = f.sides.iter().find(|s| s.kind.is_engine()).map_or("the engine node", |s| kind_words(s.kind));
     for d in &e.other_side {
-        let when = d.when.unwrap_or("after");
-        let _ = writeln!(out, "    the racing bytes just {when} the engine node: {}", bytes(d));
+        let what = if d.when == Some("read") { "read" } else { "left" };
+        let _ = writeln!(out, "    what the {engine} {what}: {}", bytes(d));
     }
-    if let Some(c) = &e.console {
+    if e.console_lines > 0 {
+        let _ = writeln!(out, "    console: {} line{} differ", e.console_lines, plural(e.console_lines as u64));
+    }
+    for c in &e.console {
         let show = |t: &Option<String>| t.as_ref().map_or("(no line)".to_string(), |t| format!("{t:?}"));
-        let _ = writeln!(out, "    console line {}: {} (first run: {})", c.line, show(&c.this), show(&c.first));
+        let _ = writeln!(out, "      line {}: {} (first run: {})", c.line, show(&c.this), show(&c.first));
     }
     if let Some((first_end, this_end)) = &e.end {
         let _ = writeln!(out, "    {} (first run: {})", this_end.describe(), first_end.describe());
@@ -107,7 +111,7 @@ fn attempt(out: &mut String, f: &Finding, a: &Attempt) {
             }
         }
     }
-    if e.console.is_none() && e.end.is_none() && e.memory_bytes == 0 && e.other_side.is_empty() {
+    if e.console_lines == 0 && e.end.is_none() && e.memory_bytes == 0 && e.other_side.is_empty() {
         let _ = writeln!(out, "    console, exit status and memory as in the first run");
     }
     let _ = writeln!(out, "    => {}", e.verdict().words());
@@ -163,25 +167,26 @@ pub fn happened(h: &Happened, f: &Finding) -> String {
             "wrote back line {line:#010x} ({bytes} byte{}) at cycle {cycle}, just before {node} took effect",
             plural(bytes as u64)
         ),
-        Happened::Evicted { line, present: false, cycle, .. } => {
+        Happened::Refreshed { line, present: false, cycle, .. } => {
             format!("line {line:#010x} was not cached at cycle {cycle}, just after {node}: the next access fills it")
         }
-        Happened::Evicted { line, bytes, cycle, .. } => format!(
-            "dropped line {line:#010x} at cycle {cycle}, just after {node} (writing back {bytes} dirty byte{} first): the next access fills it again",
+        Happened::Refreshed { line, bytes, cycle, .. } => format!(
+            "read line {line:#010x}'s {bytes} clean byte{} again at cycle {cycle}, just after {node}, as a fill after an eviction would",
             plural(bytes as u64)
         ),
-        Happened::Filled { line, before, cycle, filled } => format!(
-            "{} line {line:#010x} at cycle {cycle}, before CPU node {before} (right after its last flush or invalidate, the earliest fill the model allows), and kept its bytes as they were from then on",
-            if filled { "filled" } else { "found" },
+        Happened::Filled { line, before, cycle, cached } => format!(
+            "took line {line:#010x}'s bytes at cycle {cycle}, before CPU node {before} ({}), and kept them as they were from then on",
+            if cached {
+                "as cached then"
+            } else {
+                "as a fill right after its last flush or invalidate reads them: the earliest fill the model allows"
+            }
         ),
         Happened::KeptLine { line, ended_by_cpu: true, .. } => {
             format!("a flush or invalidate of line {line:#010x} by the CPU ended the keep before {node}")
         }
-        Happened::KeptLine { line, kept: 0, bytes: 0, cycle, .. } => {
-            format!("let line {line:#010x} go at cycle {cycle} (it stayed in the cache all along)")
-        }
         Happened::KeptLine { line, kept, bytes, cycle, .. } => format!(
-            "let line {line:#010x} go at cycle {cycle}: {kept} eviction{} had put it aside; {bytes} dirty byte{} went to memory then",
+            "let line {line:#010x} go at cycle {cycle} ({kept} eviction{} had put its bytes aside; {bytes} byte{} memory did not have went to it then)",
             plural(kept as u64),
             plural(bytes as u64)
         ),

@@ -1,0 +1,106 @@
+//! `mxpsim provoke`: the SDK's vec_add race made to happen, with what it breaks derived from
+//! the program's source and the race model; byte-identical repeats; the JSON schema.
+
+mod common;
+use common::{elf, mxpsim, stderr, temp};
+use serde_json::Value;
+
+/// `provoke` with JSON output; returns the document.
+fn provoke_json(args: &[&str]) -> Value {
+    let out = temp(&format!("provoke-{}.json", args.join("_").replace(['/', '='], "_")));
+    let mut all = vec!["provoke", "--report-format", "json", "--report-file", &out];
+    all.extend_from_slice(args);
+    let o = mxpsim(&all);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap()
+}
+
+/// The first `n` values of the SDK's `test_init_array_byte` from `seed` (mxp-spec.md §6.2):
+/// d[0] = seed, then d[i] = P | ((d[i-1] << 1) & 0xFE), P = bits 7 ^ 5 ^ 4 ^ 3 of d[i-1].
+fn init_array_byte(seed: u8, n: usize) -> Vec<u8> {
+    let mut out = vec![seed];
+    while out.len() < n {
+        let p = *out.last().unwrap();
+        let bit = (p >> 7 ^ p >> 5 ^ p >> 4 ^ p >> 3) & 1;
+        out.push(bit | (p << 1) & 0xFE);
+    }
+    out
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// vbw_vec_add_2021 at 64-byte lines: the write-back of the line that `scalar_out`'s tail
+/// shares with the first 16 bytes of `vector_in1` (a 16-byte-padded shared buffer) races
+/// with the DMA that reads `vector_in1`. Under whole-line write-back the write-back carries
+/// the line's clean bytes as its fill read them, and the model lets that fill happen right
+/// after the line's last flush or invalidate, before `vector_in1` is initialised (DRAM is
+/// zero there then). Written back before the DMA, those 16 zeros are what the DMA reads in
+/// place of `init_array_byte(1)` (SEED_IN1 = 1), so `vector_out[i] = in2[i]` for i < 16 and the
+/// verify fails at sample 0: harmful. The other order (the DMA first, the stale write-back
+/// after it) leaves the vector result right but `vector_in1`'s first 16 bytes zero at the end.
+#[test]
+fn vec_add_race_is_provoked_both_ways() {
+    let doc = provoke_json(&["--cache", "line=64", &elf("apps", "vbw_vec_add_2021")]);
+    let findings = doc["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1, "{doc:#}");
+    let f = &findings[0];
+    assert_eq!(f["finding"]["class"], "wb/dma_r");
+    assert_eq!(f["verdict"], "harmful");
+    let attempts = f["attempts"].as_array().unwrap();
+    let (wb_first, dma_first) = (&attempts[0], &attempts[1]);
+    assert_eq!(wb_first["order"], "a-before-b");
+    assert_eq!(wb_first["realised"], true);
+    let input = init_array_byte(1, 16);
+    let read = &wb_first["other_side"][0];
+    assert_eq!(read["when"], "read");
+    assert_eq!(read["len"], 16);
+    assert_eq!(read["first_run"], hex(&input));
+    assert_eq!(read["this_run"], hex(&[0; 16]));
+    let lines: Vec<&str> = wb_first["console"].as_array().unwrap().iter().filter_map(|l| l["this"].as_str()).collect();
+    assert!(lines.contains(&"Fail at sample 0."), "{lines:?}");
+    assert_eq!(wb_first["verdict"], "harmful");
+
+    assert_eq!(dma_first["order"], "b-before-a");
+    assert_eq!(dma_first["console_lines"], 0);
+    assert_eq!(dma_first["other_side"], serde_json::json!([]));
+    let memory = dma_first["memory"].as_array().unwrap();
+    assert_eq!(memory.len(), 1, "{memory:?}");
+    assert_eq!(memory[0]["start"], read["start"]);
+    assert_eq!(memory[0]["first_run"], hex(&input));
+    assert_eq!(memory[0]["this_run"], hex(&[0; 16]));
+    assert_eq!(dma_first["verdict"], "silent-corruption");
+}
+
+/// Same ELF, same options: the same bytes, wherever the output goes.
+#[test]
+fn provoke_is_deterministic() {
+    let args = ["provoke", "--cache", "line=64", &elf("apps", "vbw_vec_add_2021")];
+    let (a, b) = (mxpsim(&args), mxpsim(&args));
+    assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
+    assert_eq!(a.stdout, b.stdout);
+    let text = String::from_utf8_lossy(&a.stdout);
+    assert!(text.contains("SUMMARY: provoke: 1 finding: 1 harmful"), "{text}");
+}
+
+#[test]
+fn provoke_json_matches_its_schema() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("schemas/provoke.schema.json")).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    for (dir, name) in [("apps", "vbw_vec_add_2021"), ("apps", "vbw_mtx_motest")] {
+        let doc = provoke_json(&["--cache", "line=64", &elf(dir, name)]);
+        let errors: Vec<String> =
+            validator.iter_errors(&doc).take(5).map(|e| format!("{e} at {}", e.instance_path())).collect();
+        assert!(errors.is_empty(), "{name}: {errors:?}");
+    }
+}
+
+#[test]
+fn a_race_number_that_is_no_finding_is_refused() {
+    let o = mxpsim(&["provoke", "--race", "5", "--cache", "line=64", &elf("apps", "vbw_vec_add_2021")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--race 5: the first run has 1 finding(s)"), "{}", stderr(&o));
+}
