@@ -291,3 +291,123 @@ impl Cache {
         0
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::config::{CacheConfig, Policy, WritePolicy};
+    use super::*;
+    use crate::cache::Traffic;
+
+    const BASE: u32 = 0x8000_0000;
+
+    /// 1 set × 2 ways × 16-byte lines: lines 0x00, 0x10, 0x20 all compete for two slots.
+    fn cache(writeback: WriteBack) -> (Cache, Dram) {
+        let cfg = CacheConfig {
+            size: 32,
+            line: 16,
+            ways: 2,
+            policy: Policy::Lru,
+            write: WritePolicy::Back,
+            writeback,
+            ..CacheConfig::default()
+        };
+        cfg.validate().unwrap();
+        (Cache::new(&cfg), Dram::new(BASE, 0x100))
+    }
+
+    fn read(c: &mut Cache, m: &mut Dram, addr: u32) -> (u8, Traffic) {
+        let mut b = [0];
+        let t = c.read(m, addr, &mut b);
+        (b[0], t)
+    }
+
+    fn dram(m: &Dram, addr: u32) -> u8 {
+        m.read::<1>(addr).unwrap()[0]
+    }
+
+    /// Evicts line 0x00 by touching 0x10 and 0x20 (LRU, two ways); returns their traffic.
+    fn evict_first(c: &mut Cache, m: &mut Dram) -> Traffic {
+        let a = read(c, m, BASE + 0x10).1;
+        let b = read(c, m, BASE + 0x20).1;
+        Traffic { fill: a.fill + b.fill, writeback: a.writeback + b.writeback, through: 0 }
+    }
+
+    /// The same accesses with and without a keep: the same traffic and statistics.
+    #[test]
+    fn a_kept_line_moves_no_timing() {
+        let run = |keep: bool| {
+            let (mut c, mut m) = cache(WriteBack::Line);
+            if keep {
+                c.keep_line(&m, BASE);
+            }
+            let mut traffic = vec![c.write(&mut m, BASE + 3, &[9])];
+            traffic.push(evict_first(&mut c, &mut m));
+            traffic.push(read(&mut c, &mut m, BASE + 3).1);
+            traffic.push(c.maintain(&mut m, CacheOp::Clean, BASE));
+            (traffic, c.stats.clone())
+        };
+        assert_eq!(run(true), run(false));
+    }
+
+    /// Kept from before the uncached write: a later fill still reads the old bytes, and an
+    /// eviction keeps the dirty bytes out of memory until the keep ends.
+    #[test]
+    fn a_kept_line_keeps_its_early_bytes_and_holds_its_write_back() {
+        let (mut c, mut m) = cache(WriteBack::Line);
+        m.write_bytes(BASE + 5, &[1]).unwrap();
+        c.keep_line(&m, BASE);
+        m.write_bytes(BASE + 5, &[2]).unwrap(); // an uncached write after the keep began
+        c.write(&mut m, BASE + 3, &[9]);
+        assert_eq!(read(&mut c, &mut m, BASE + 5).0, 1, "the line as the early fill read it");
+        let t = evict_first(&mut c, &mut m);
+        assert_eq!(t.writeback, 16, "the eviction's write-back is timed as without the keep");
+        assert_eq!((dram(&m, BASE + 3), dram(&m, BASE + 5)), (0, 2), "but memory did not get it");
+        let mut seen = [0; 16];
+        c.peek(&m, BASE, &mut seen).unwrap();
+        assert_eq!((seen[3], seen[5]), (9, 1), "the CPU's view is the line aside");
+        assert_eq!(read(&mut c, &mut m, BASE + 3).0, 9, "a refill takes the bytes back");
+        let kept = c.end_keep(&mut m);
+        assert_eq!(kept, KeptLine { times: 1, bytes: 16, ended_by_cpu: false });
+        assert_eq!((dram(&m, BASE + 3), dram(&m, BASE + 5)), (9, 1), "a whole-line write-back, early bytes and all");
+    }
+
+    /// An early write-back writes now; the slot's own (timed) write-back later writes only
+    /// bytes stored since, so memory written by others in between stays.
+    #[test]
+    fn an_early_write_back_is_not_repeated() {
+        let (mut c, mut m) = cache(WriteBack::DirtyBytes);
+        c.write(&mut m, BASE + 1, &[7]);
+        assert_eq!(c.clean_line(&mut m, BASE), 1);
+        assert_eq!(dram(&m, BASE + 1), 7);
+        m.write_bytes(BASE + 1, &[8]).unwrap(); // a DMA write after the early write-back
+        c.write(&mut m, BASE + 2, &[5]);
+        let t = c.maintain(&mut m, CacheOp::Clean, BASE);
+        assert_eq!(t.writeback, 2, "timed as the two dirty bytes");
+        assert_eq!((dram(&m, BASE + 1), dram(&m, BASE + 2)), (8, 5), "only the byte stored since goes");
+    }
+
+    /// A flush by the CPU ends a keep (its bytes go as the flush says); the end says so.
+    #[test]
+    fn a_flush_ends_the_keep() {
+        let (mut c, mut m) = cache(WriteBack::DirtyBytes);
+        c.keep_line(&m, BASE);
+        c.write(&mut m, BASE + 4, &[3]);
+        evict_first(&mut c, &mut m);
+        assert_eq!(dram(&m, BASE + 4), 0);
+        c.maintain_all(&mut m, CacheOp::Flush);
+        assert_eq!(dram(&m, BASE + 4), 3, "the flush writes the bytes aside");
+        assert!(c.end_keep(&mut m).ended_by_cpu);
+    }
+
+    /// A refresh reads a clean line's bytes again; a dirty line's dirty bytes stay.
+    #[test]
+    fn a_refresh_reads_clean_bytes_again() {
+        let (mut c, mut m) = cache(WriteBack::DirtyBytes);
+        read(&mut c, &mut m, BASE);
+        c.write(&mut m, BASE + 1, &[4]);
+        m.write_bytes(BASE, &[6, 6, 6]).unwrap();
+        assert_eq!(c.refresh_line(&m, BASE), Some(15));
+        assert_eq!((read(&mut c, &mut m, BASE).0, read(&mut c, &mut m, BASE + 1).0), (6, 4));
+        assert_eq!(c.refresh_line(&m, BASE + 0x40), None, "not cached");
+    }
+}
