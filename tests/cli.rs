@@ -380,7 +380,11 @@ fn sigterm_stops_the_run_with_its_own_status() {
 
 #[test]
 fn the_cycle_limit_stops_a_run() {
-    assert_fails(&["run", "--max-cycles", "1000", &firmware("hello")], 120, "cycle limit reached: the clock is at cycle");
+    assert_fails(
+        &["run", "--max-cycles", "1000", &firmware("hello")],
+        120,
+        "cycle limit reached: the clock is at cycle",
+    );
 }
 
 /// A recorded trace of a racy program, and its bytes.
@@ -415,7 +419,8 @@ fn a_cut_trace_is_refused_unless_partial_and_a_damaged_one_is_refused() {
 
 #[test]
 fn a_report_file_that_cannot_be_written_sends_the_report_to_standard_error() {
-    let o = mxpsim(&["run", "--race-check", "--report-file", "/dev/full", &elf("race-tests", "wb_dma_r_pending_store")]);
+    let o =
+        mxpsim(&["run", "--race-check", "--report-file", "/dev/full", &elf("race-tests", "wb_dma_r_pending_store")]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(122), "{err}");
     assert!(err.contains("SUMMARY: mxpsim: 1 data race"), "the report is on standard error:\n{err}");
