@@ -73,6 +73,34 @@ fn vec_add_race_is_provoked_both_ways() {
     assert_eq!(dma_first["verdict"], "silent-corruption");
 }
 
+/// vbw_mtx_motest at 64-byte lines, the paper's second race: the line 0x80414040 holds the
+/// tail of a buffer `init_motest` writes through the cache and the head of the SAD result
+/// buffer the DMA writes (`vbx_dma_to_host`). Kept from right after its last flush (the
+/// result buffer is still zero in DRAM then) and written back after the DMA, the line puts
+/// those zeros back over the DMA's results: the verify fails with a vector value of 0.
+/// Written back before the DMA, nothing changes.
+#[test]
+fn motest_write_back_undoes_the_dma_results() {
+    let doc = provoke_json(&["--cache", "line=64", &elf("apps", "vbw_mtx_motest")]);
+    let f = &doc["findings"][0];
+    assert_eq!(f["finding"]["class"], "wb/dma_w");
+    assert_eq!(f["verdict"], "harmful");
+    let (wb_first, dma_first) = (&f["attempts"][0], &f["attempts"][1]);
+    assert_eq!(wb_first["verdict"], "benign", "{wb_first:#}");
+    assert_eq!(dma_first["order"], "b-before-a");
+    let racing = f["finding"]["bytes"][0]["start"].as_str().unwrap();
+    let racing = u32::from_str_radix(racing.trim_start_matches("0x"), 16).unwrap();
+    let undone = dma_first["memory"].as_array().unwrap().iter().find(|d| {
+        let start = u32::from_str_radix(d["start"].as_str().unwrap().trim_start_matches("0x"), 16).unwrap();
+        d["space"] == "DRAM" && start == racing
+    });
+    let undone = undone.unwrap_or_else(|| panic!("the racing bytes differ at the end: {dma_first:#}"));
+    assert!(undone["this_run"].as_str().unwrap().chars().all(|c| c == '0'), "{undone}");
+    let lines: Vec<&str> = dma_first["console"].as_array().unwrap().iter().filter_map(|l| l["this"].as_str()).collect();
+    assert!(lines.iter().any(|l| l.starts_with("Fail at sample ")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("Vector: 0 ")), "{lines:?}");
+}
+
 /// Same ELF, same options: the same bytes, wherever the output goes.
 #[test]
 fn provoke_is_deterministic() {

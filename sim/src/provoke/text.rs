@@ -3,8 +3,8 @@
 
 use super::model::{Attempt, BytesDiff, Provoked, ProvokedFinding, Verdict};
 use crate::report::model::{Finding, Side};
-use crate::report::text::{kind_words, landmark, plural, short, title};
-use mxpsim_detector::event::Space;
+use crate::report::text::{kind_words, landmark, object, plural, short, title};
+use mxpsim_detector::event::{Range, Space};
 use mxpsim_models::schedule::Happened;
 use std::fmt::Write;
 
@@ -92,6 +92,11 @@ fn attempt(out: &mut String, f: &Finding, a: &Attempt) {
         let what = if d.when == Some("read") { "read" } else { "left" };
         let _ = writeln!(out, "    what the {engine} {what}: {}", bytes(d));
     }
+    if !e.other_side.is_empty() {
+        for o in &f.objects {
+            let _ = writeln!(out, "      in {}", object(o));
+        }
+    }
     if e.console_lines > 0 {
         let _ = writeln!(out, "    console: {} line{} differ", e.console_lines, plural(e.console_lines as u64));
     }
@@ -107,7 +112,9 @@ fn attempt(out: &mut String, f: &Finding, a: &Attempt) {
         n => {
             let _ = writeln!(out, "    memory at the end: {n} byte{} differ", plural(n));
             for d in &e.memory {
-                let _ = writeln!(out, "      {}", bytes(d));
+                let racing = f.space == d.space && f.bytes.iter().any(|r| r.overlaps(Range::new(d.start, d.len)));
+                let mark = if racing { " (the racing bytes)" } else { "" };
+                let _ = writeln!(out, "      {}{mark}", bytes(d));
             }
         }
     }
