@@ -62,9 +62,10 @@ pub trait Bus {
     /// of its instructions even when it was always 0).
     const CALL_CONTEXTS: bool = false;
 
-    /// The hart entered call context `ctx` (see [`crate::cpu::calls`]): the events of the
-    /// accesses that follow come from it.
-    fn set_context(&mut self, _ctx: u32) {}
+    /// The hart entered call context `ctx` (see [`crate::cpu::calls`]) at cycle `now`, by a
+    /// jump to `target` (a call's callee, a return's address): the events of the accesses
+    /// that follow come from it.
+    fn set_context(&mut self, _ctx: u32, _target: u32, _now: u64) {}
 
     /// Fetches the 16-bit instruction parcel at `addr` (2-byte aligned; the hart checks and
     /// fetches a 32-bit instruction as two parcels). Instruction fetch is ideal: no stall.

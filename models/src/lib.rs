@@ -9,6 +9,7 @@
 //!   [`write_buffer`], and the [`events`] every access reports.
 //! * [`devices`]: the CLINT and the UART, one room each.
 //! * [`stop`]: stopping a run from outside, and the bound on simulated time.
+//! * [`timeline`]: what a run's timeline shows, recorded on request.
 //! * [`schedule`]: deliberate changes to the default timing, within the race model's
 //!   freedom (`mxpsim provoke`).
 //!
@@ -27,4 +28,5 @@ pub mod memory_system;
 pub mod mxp;
 pub mod schedule;
 pub mod stop;
+pub mod timeline;
 pub mod write_buffer;

@@ -31,6 +31,7 @@ use crate::mxp::config::MxpConfig;
 use crate::mxp::engine::{Mxp, MxpError};
 use crate::schedule::Schedule;
 use crate::stop::{Stop, StopRequest};
+use crate::timeline::{Record, Recorder};
 use crate::write_buffer::WriteBuffer;
 pub(crate) use map::offset_in;
 pub use map::{layout, MapEntry, MemoryMap, Part, Region, RegionKind};
@@ -101,6 +102,8 @@ pub struct MemorySystem<S: EventSink> {
     irq_due: u64,
     /// A deliberate schedule ([`MemorySystem::set_schedule`]), if any.
     schedule: Option<Box<Schedule>>,
+    /// The timeline being recorded ([`MemorySystem::record_timeline`]), if any.
+    timeline: Option<Box<Recorder>>,
     sink: S,
 }
 
@@ -135,6 +138,7 @@ impl<S: EventSink> MemorySystem<S> {
             uart: None,
             irq_due: u64::MAX,
             schedule: None,
+            timeline: None,
             sink,
         }
     }
@@ -154,6 +158,19 @@ impl<S: EventSink> MemorySystem<S> {
         self.layout = layout(&self.map, self.mxp.config(), config);
         self.irq_due = if self.clint.is_some() { 0 } else { u64::MAX };
         self
+    }
+
+    /// Records a timeline from now on ([`crate::timeline`]).
+    pub fn record_timeline(&mut self, recorder: Recorder) {
+        if let Some(cache) = self.cache.as_mut() {
+            cache.log_actions();
+        }
+        self.timeline = Some(Box::new(recorder));
+    }
+
+    /// The timeline recorded, once the run is over.
+    pub fn take_timeline(&mut self) -> Option<Recorder> {
+        self.timeline.take().map(|t| *t)
     }
 
     pub fn mxp(&self) -> &Mxp {
@@ -329,6 +346,11 @@ impl<S: EventSink> MemorySystem<S> {
 
     #[inline(never)]
     fn time_bus_traffic(&mut self, traffic: Traffic, now: u64) -> u64 {
+        if let (Some(timeline), Some(cache)) = (self.timeline.as_mut(), self.cache.as_mut()) {
+            for (action, line) in cache.take_actions() {
+                timeline.push(Record::Cache { action, line, cycle: now });
+            }
+        }
         let mut stall = self.hit_stall;
         if traffic.fill > 0 {
             stall = self.axi.transfer(Master::Cache, Dir::Read, traffic.fill.into(), now) - now;
@@ -455,8 +477,11 @@ fn bytes_of(value: u32, width: Width) -> ([u8; 4], usize) {
 impl<S: EventSink> Bus for MemorySystem<S> {
     const CALL_CONTEXTS: bool = S::ENABLED;
 
-    fn set_context(&mut self, ctx: u32) {
+    fn set_context(&mut self, ctx: u32, target: u32, now: u64) {
         self.ctx = ctx;
+        if let Some(timeline) = &mut self.timeline {
+            timeline.push(Record::Context { ctx, pc: target, cycle: now });
+        }
     }
 
     #[inline(always)]

@@ -12,6 +12,7 @@ use crate::report;
 use crate::report::suppress::{self, Suppression};
 use crate::semihost::Semihost;
 use crate::source_map::SourceMap;
+use crate::timeline;
 use crate::trace::Tracer;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use mxpsim_detector::event::CacheGeometry;
@@ -21,6 +22,7 @@ use mxpsim_models::cpu::decode::{disassemble, unimplemented_extension};
 use mxpsim_models::cpu::{Cause, Interrupt};
 use mxpsim_models::events::EventSink;
 use mxpsim_models::memory_system::{layout, Part};
+use mxpsim_models::timeline::Recorder;
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal};
 use std::path::{Path, PathBuf};
@@ -176,6 +178,16 @@ struct RunArgs {
     /// mxpsim's compact trace format.
     #[arg(long, value_name = "FILE")]
     record_trace: Option<PathBuf>,
+
+    /// Write a timeline of the run to FILE for Perfetto's UI (ui.perfetto.dev) or
+    /// chrome://tracing (Chrome trace-event JSON; 1 us = 1 cycle): the CPU's functions, its
+    /// waits, the DMA and vector queues, cache fills and write-backs, races as arrows.
+    #[arg(long, value_name = "FILE", requires = "race_check")]
+    timeline: Option<PathBuf>,
+
+    /// Only cycles FROM:TO in the timeline (either may be empty: from the start, to the end).
+    #[arg(long, value_name = "FROM:TO", requires = "timeline")]
+    timeline_window: Option<String>,
 
     /// Detect data races between the CPU (and its cache) and the accelerator while running;
     /// exit status 66 (or --race-exitcode) when races no suppression matches are found.
@@ -403,6 +415,15 @@ struct ProvokeArgs {
     #[arg(long, value_name = "FILE")]
     report_file: Option<PathBuf>,
 
+    /// Write the timeline (as `run --timeline`) of the re-run behind the first finding's
+    /// verdict to FILE, with what the schedule did marked on it.
+    #[arg(long, value_name = "FILE")]
+    timeline: Option<PathBuf>,
+
+    /// Only cycles FROM:TO in the timeline.
+    #[arg(long, value_name = "FROM:TO", requires = "timeline")]
+    timeline_window: Option<String>,
+
     #[command(flatten)]
     machine: MachineArgs,
 }
@@ -430,7 +451,12 @@ fn provoke(args: &ProvokeArgs) -> Result<u8, Fatal> {
         .map_err(|e| Fatal(Failure::HostIo, format!("cannot install the signal handlers: {e}")))?;
     let limits = Limits { max_insns: args.max_insns, max_cycles: args.max_cycles, stop };
     let detector = DetectorConfig { geometry: config.geometry(), cpu_uncached_vs_cache: args.race_uncached };
-    let setup = crate::provoke::Setup { config: &config, image: &image, cmdline, limits, detector };
+    let timeline_out = OutFile::create_opt("the timeline", args.timeline.as_deref())?;
+    if args.timeline.is_some() {
+        timeline::recorder(args.timeline_window.as_deref()).map_err(|e| Fatal(Failure::Usage, e))?;
+    }
+    let timeline = args.timeline.as_ref().map(|_| args.timeline_window.clone());
+    let setup = crate::provoke::Setup { config: &config, image: &image, cmdline, limits, detector, timeline };
     let selection = match args.races.is_empty() {
         true => crate::provoke::Selection::All,
         false => crate::provoke::Selection::Numbers(args.races.clone()),
@@ -443,6 +469,20 @@ fn provoke(args: &ProvokeArgs) -> Result<u8, Fatal> {
     match out {
         Some(file) => file.write(&text)?,
         None => write_stdout(&text, "the provoke report")?,
+    }
+    if let Some(file) = timeline_out {
+        let worst = provoked.findings.first().and_then(|f| f.worst().map(|a| (f, a)));
+        let Some((finding, (recorder, calls))) = worst.and_then(|(f, a)| Some((f, a.timeline.as_ref()?))) else {
+            return Err(Fatal(
+                Failure::Usage,
+                "--timeline: no finding was re-run (no finding, or none with a schedule)".into(),
+            ));
+        };
+        let happened = &finding.worst().expect("checked").happened;
+        let program = args.firmware.display().to_string();
+        let findings = vec![(finding.number, &finding.finding)];
+        let context = timeline::Context { program: &program, source: &source, calls, findings, happened };
+        file.write(&timeline::render(recorder.clone(), &context))?;
     }
     Ok(0)
 }
@@ -694,7 +734,15 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
         }
         None => None,
     };
-    let outputs = Outputs { stats: stats_out, signature: signature_out, progress };
+    let timeline = match &args.timeline {
+        Some(path) => {
+            let recorder = timeline::recorder(args.timeline_window.as_deref()).map_err(|e| Fatal(Failure::Usage, e))?;
+            Some((recorder, OutFile::create("the timeline", path)?))
+        }
+        None => None,
+    };
+    let (timeline, timeline_out) = timeline.map_or((None, None), |(r, f)| (Some(r), Some(f)));
+    let outputs = Outputs { stats: stats_out, signature: signature_out, progress, timeline };
     // One monomorphised machine per combination of sinks: an unused sink costs nothing.
     let (end, race, recorder, notes, mut late) = match (race, recorder) {
         (None, None) => simulate(args, &config, image, host, (), outputs).map(|(e, (), n, l)| (e, None, None, n, l))?,
@@ -717,6 +765,19 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
             let found =
                 Checked { findings: &findings, source: &source, notes: &notes, end: &end, machine: Some(&config) };
             let races = report_races(&args.report, report_out, &suppressions, found)?;
+            if let (Some(file), Some(recorder)) = (timeline_out, notes.timeline.clone()) {
+                let report = report::build(&findings, &source, &notes, &Default::default(), end.clone());
+                let program = args.firmware.display().to_string();
+                let findings = report.findings.iter().enumerate().map(|(i, f)| (i + 1, f)).collect();
+                let context = timeline::Context {
+                    program: &program,
+                    source: &source,
+                    calls: &notes.calls,
+                    findings,
+                    happened: &[],
+                };
+                late = late.or(file.write(&timeline::render(recorder, &context)).err());
+            }
             // The simulator's own stream: an impossible event is mxpsim's bug.
             late = late.or(rejected_events(&findings).map(|e| Fatal(Failure::Internal, e)));
             races
@@ -946,6 +1007,8 @@ fn rejected_events(findings: &Findings) -> Option<String> {
 /// has ended.
 struct Outputs {
     progress: Option<ProgressLine>,
+    /// The timeline to record.
+    timeline: Option<Recorder>,
     stats: Option<OutFile>,
     /// The signature region and its file.
     signature: Option<((u32, u32), OutFile)>,
@@ -1019,6 +1082,9 @@ fn simulate<S: EventSink + RacesSoFar>(
     }
     if S::ENABLED {
         machine.watch_heap();
+    }
+    if let Some(recorder) = outputs.timeline {
+        machine.bus.record_timeline(recorder);
     }
     let mut late = None;
     let mut limits = Limits { max_insns: args.max_insns, max_cycles: args.max_cycles, ..Limits::default() };

@@ -21,5 +21,6 @@ pub mod signals;
 pub mod source_map;
 pub mod sweep;
 pub mod symbols;
+pub mod timeline;
 pub mod trace;
 pub mod uart_input;

@@ -16,6 +16,7 @@ use mxpsim_models::events::EventSink;
 use mxpsim_models::memory_system::MemorySystem;
 use mxpsim_models::mxp::engine::{MxpError, MxpStats};
 use mxpsim_models::stop::StopRequest;
+use mxpsim_models::timeline::Recorder;
 use serde::Serialize;
 use std::fmt;
 
@@ -181,6 +182,8 @@ impl fmt::Display for RunStats {
 pub struct RunNotes {
     pub heap: Vec<HeapEvent>,
     pub calls: CallTree,
+    /// The timeline, when one was recorded ([`Machine::record_timeline`]).
+    pub timeline: Option<Recorder>,
 }
 
 /// What bounds a run besides the firmware's own end.
@@ -332,6 +335,7 @@ impl<S: EventSink> Machine<S> {
         RunNotes {
             heap: self.heap.take().map_or_else(Vec::new, HeapWatch::into_events),
             calls: self.hart.calls().clone(),
+            timeline: self.bus.take_timeline(),
         }
     }
 

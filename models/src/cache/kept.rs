@@ -223,7 +223,7 @@ impl Cache {
     /// the directive (returned), the data as the directive says.
     pub(super) fn kept_write_back(&mut self, mem: &mut Dram, slot: u32, leaving: Leaving) -> u32 {
         let mask = self.dirty[slot as usize];
-        let timing = if mask == EMPTY { 0 } else { self.count_write_back(self.timing_bytes(&mask)) };
+        let timing = if mask == EMPTY { 0 } else { self.count_write_back(slot, self.timing_bytes(&mask)) };
         self.dirty[slot as usize] = EMPTY;
         let line = self.tags[slot as usize];
         let data = self.line_data(slot, line);

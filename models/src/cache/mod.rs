@@ -17,6 +17,7 @@ pub mod replacement;
 pub mod stats;
 
 use crate::dram::Dram;
+use crate::timeline::CacheAction;
 use config::{CacheConfig, WritePolicy};
 use kept::Kept;
 pub use kept::KeptLine;
@@ -86,6 +87,9 @@ pub struct Cache {
     filter: [(u32, u32); FILTER_ENTRIES],
     /// A line under a deliberate schedule's directive ([`kept`]), if any.
     kept: Option<Kept>,
+    /// The fills and write-backs since the memory system last took them, when it asks for
+    /// them ([`Cache::log_actions`]: a timeline).
+    actions: Option<Vec<(CacheAction, u32)>>,
     pub stats: CacheStats,
 }
 
@@ -107,6 +111,7 @@ impl Cache {
             replacement: Replacement::new(cfg.policy, sets, cfg.ways, cfg.seed),
             filter: [(INVALID, 0); FILTER_ENTRIES],
             kept: None,
+            actions: None,
             stats: CacheStats::default(),
         }
     }
@@ -224,6 +229,9 @@ impl Cache {
         let off = self.data_offset(slot, line);
         mem.read_bytes(line, &mut self.data[off..off + self.line as usize])
             .expect("the memory system only caches DRAM addresses");
+        if let Some(actions) = &mut self.actions {
+            actions.push((CacheAction::Fill, line));
+        }
         if self.kept.is_some() {
             self.kept_filled(line, slot);
         }
@@ -251,11 +259,14 @@ impl Cache {
         let base = self.data_offset(slot, line);
         let bytes =
             write_line(mem, self.writeback_granularity, line, &self.data[base..base + self.line as usize], &mask);
-        self.count_write_back(bytes)
+        self.count_write_back(slot, bytes)
     }
 
-    /// The statistics of a write-back of `bytes`; returns them.
-    fn count_write_back(&mut self, bytes: u32) -> u32 {
+    /// The statistics of a write-back of `bytes` (of the line in `slot`); returns them.
+    fn count_write_back(&mut self, slot: u32, bytes: u32) -> u32 {
+        if let Some(actions) = &mut self.actions {
+            actions.push((CacheAction::WriteBack, self.tags[slot as usize]));
+        }
         self.stats.writebacks += 1;
         self.stats.bytes_written += bytes as u64;
         bytes
@@ -288,6 +299,16 @@ impl Cache {
                 0
             }
         }
+    }
+
+    /// From now on, keeps the lines it fills and writes back for [`Cache::take_actions`].
+    pub fn log_actions(&mut self) {
+        self.actions.get_or_insert_with(Vec::new);
+    }
+
+    /// The fills and write-backs since the last call, in order.
+    pub fn take_actions(&mut self) -> Vec<(CacheAction, u32)> {
+        self.actions.as_mut().map_or_else(Vec::new, std::mem::take)
     }
 
     /// `cbo.clean/flush/inval` of the line holding `addr`.

@@ -132,6 +132,11 @@ impl CallTree {
         self.current = self.stack.last().map_or(ROOT, |f| f.ctx);
     }
 
+    /// The context `ctx` was called from (the root for the root or an unknown id).
+    pub fn parent(&self, ctx: u32) -> u32 {
+        self.nodes.get(ctx as usize).map_or(ROOT, |n| n.parent)
+    }
+
     /// The call sites of context `ctx`, innermost first (empty for the root or an unknown id).
     pub fn call_sites(&self, ctx: u32) -> Vec<u32> {
         self.frames(ctx).into_iter().map(|(call_site, _)| call_site).collect()

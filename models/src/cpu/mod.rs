@@ -569,7 +569,7 @@ impl Hart {
             let before = self.calls.current();
             self.calls.jump(pc, rd, rs1, self.x[2]);
             if self.calls.current() != before {
-                bus.set_context(self.calls.current());
+                bus.set_context(self.calls.current(), target, self.now);
             }
         }
         self.set_reg(rd, next);

@@ -6,9 +6,10 @@
 use super::MemorySystem;
 use crate::bus::{Access, Width};
 use crate::events::EventSink;
-use crate::mxp::command::Command;
+use crate::mxp::command::{Command, DmaDir};
 use crate::mxp::engine::{Halt, Mxp, MxpError};
 use crate::stop::Stop;
+use crate::timeline::{Queue, Record};
 use mxpsim_detector::event::Event;
 
 impl<S: EventSink> MemorySystem<S> {
@@ -88,6 +89,13 @@ impl<S: EventSink> MemorySystem<S> {
         }
         // The request node, if any, is the sink's latest CPU node.
         let (request, dram, axi) = (self.sink.position(), &self.dram, &mut self.axi);
+        let queue = match &cmd {
+            Command::Dma { dir, .. } | Command::Dma2d { dir, .. } => {
+                Some(Queue::Dma { to_host: *dir == DmaDir::ToHost })
+            }
+            Command::Vector(_) => Some(Queue::Vector),
+            _ => None,
+        };
         let stall = match self.mxp.submit(cmd, request, at.pc, at.now, dram, axi) {
             // A full FIFO: the CPU waits for a slot.
             Ok(stall) => self.wait_until(at.now, at.now + stall),
@@ -96,6 +104,11 @@ impl<S: EventSink> MemorySystem<S> {
                 0
             }
         };
+        if let (Some(timeline), Some(queue)) = (self.timeline.as_mut(), queue) {
+            if let Some((start, end)) = self.mxp.take_last_scheduled() {
+                timeline.push(Record::Engine { queue, request, pc: at.pc, start, end });
+            }
+        }
         self.refresh_due();
         stall
     }
@@ -117,6 +130,9 @@ impl<S: EventSink> MemorySystem<S> {
             }
         };
         let stall = self.wait_until(at.now, ready);
+        if let Some(timeline) = self.timeline.as_mut().filter(|_| stall > 0) {
+            timeline.push(Record::Wait { pc: at.pc, start: at.now, end: at.now + stall });
+        }
         self.catch_up_engine(at.now + stall);
         self.mxp.count_stall(stall);
         if self.stop.is_some() {

@@ -223,6 +223,8 @@ pub struct Mxp {
     seq: u64,
     /// Looked at between the rows of long commands.
     stop: StopRequest,
+    /// The start and end of the last operation scheduled (for a timeline).
+    last_scheduled: Option<(u64, u64)>,
     pub stats: MxpStats,
 }
 
@@ -247,6 +249,7 @@ impl Mxp {
             pending: BTreeMap::new(),
             seq: 0,
             stop: StopRequest::default(),
+            last_scheduled: None,
             stats: MxpStats::default(),
             cfg: cfg.clone(),
         }
@@ -531,6 +534,7 @@ impl Mxp {
         let end = if bytes == 0 { start } else { axi.transfer(Master::Dma, axi_dir, bytes, start) };
         let end = Self::within_time(end, "DMA")?;
         self.dma_free_at = end;
+        self.last_scheduled = Some((start, end));
         self.dma_in_queue.push_back(end);
         self.stats.dma_transfers += 1;
         self.stats.dma_bytes += bytes;
@@ -581,6 +585,7 @@ impl Mxp {
         let waves = vector::waves(&insn, &shape, &mask, &self.params).max(1);
         let end = Self::within_time(start.saturating_add(waves), "vector instruction")?;
         self.vector_free_at = end;
+        self.last_scheduled = Some((start, end));
         self.stats.vector_instructions += 1;
         self.stats.wavefronts += waves;
         let recent = Recent { is_dma: None, reads: footprint.reads.clone(), writes: footprint.writes.clone(), end };
@@ -616,6 +621,12 @@ impl Mxp {
             what: "load from the MXP instruction port with no reply pending (issue SYNC, GET_PARAM or GET_MASK first)"
                 .into(),
         })
+    }
+
+    /// The start and end cycles of the operation the last [`Mxp::submit`] scheduled, if it
+    /// scheduled one (taken: each is reported once).
+    pub fn take_last_scheduled(&mut self) -> Option<(u64, u64)> {
+        self.last_scheduled.take()
     }
 
     /// True if the pending reply is a SYNC's (it waits for everything requested before it).

@@ -26,7 +26,9 @@ use mxpsim_detector::event::{CacheOp, Pos, Range, Scope, Space};
 use mxpsim_detector::node::NodeKind;
 use mxpsim_detector::Config as DetectorConfig;
 use mxpsim_models::bus::Bus;
+use mxpsim_models::cpu::calls::CallTree;
 use mxpsim_models::schedule::{Directive, Happened, Probe, Schedule};
+use mxpsim_models::timeline::Recorder;
 use rayon::prelude::*;
 use std::cell::RefCell;
 use std::io::Write;
@@ -39,6 +41,9 @@ pub struct Setup<'a> {
     pub cmdline: String,
     pub limits: Limits,
     pub detector: DetectorConfig,
+    /// Record a timeline of the re-runs of the first finding chosen, over this window
+    /// (`--timeline-window`; `Some(None)`: the whole run).
+    pub timeline: Option<Option<String>>,
 }
 
 /// Which findings to provoke.
@@ -52,6 +57,8 @@ pub enum Selection {
 /// What one run left behind.
 struct Capture {
     console: Vec<u8>,
+    /// The timeline, if one was recorded, with the run's call contexts.
+    timeline: Option<(Recorder, CallTree)>,
     end: RunEnd,
     instructions: u64,
     dram_base: u32,
@@ -63,7 +70,7 @@ struct Capture {
 /// Runs the first run, the probing run and every attempt. `Err`: a selected number that is
 /// not a finding.
 pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Result<Provoked, String> {
-    let (first, findings, notes) = run(setup, None);
+    let (first, findings, notes) = run(setup, None, None);
     let report = report::build(&findings, source, &notes, &Default::default(), first.end.clone());
     let total = report.findings.len();
     let chosen: Vec<(usize, Finding)> = match selection {
@@ -82,9 +89,9 @@ pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Resu
     // run's instructions (plus ten million), unless a limit was given.
     let mut limits = setup.limits.clone();
     limits.max_insns = limits.max_insns.or(Some(first.instructions.saturating_mul(10).saturating_add(10_000_000)));
-    let setup = &Setup { limits, cmdline: setup.cmdline.clone(), ..*setup };
+    let setup = &Setup { limits, cmdline: setup.cmdline.clone(), timeline: setup.timeline.clone(), ..*setup };
     let probes: Vec<Probe> = chosen.iter().filter_map(|(_, f)| probe_of(f)).collect();
-    let (baseline, ..) = run(setup, Some(Schedule::new(Vec::new(), probes)));
+    let (baseline, ..) = run(setup, Some(Schedule::new(Vec::new(), probes)), None);
     let last_invalidation = |line: u32, before: Pos| last_invalidation(&findings, line, before);
     let context =
         plan::Context { write_back: setup.config.geometry().write_back, last_invalidation: &last_invalidation };
@@ -100,7 +107,11 @@ pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Resu
         .map(|(i, plan)| {
             let finding = &chosen[i].1;
             let schedule = Schedule::new(plan.directives.clone(), probe_of(finding).into_iter().collect());
-            let (capture, ..) = run(setup, Some(schedule));
+            let recorder = match (&setup.timeline, i) {
+                (Some(window), 0) => Some(crate::timeline::recorder(window.as_deref()).expect("checked by the caller")),
+                _ => None,
+            };
+            let (capture, ..) = run(setup, Some(schedule), recorder);
             (i, attempt(plan, finding, &baseline, capture))
         })
         .collect();
@@ -134,8 +145,9 @@ fn probe_of(finding: &Finding) -> Option<Probe> {
     Some(Probe::new(engine.node.id.pos, finding.space, finding.bytes.clone()))
 }
 
-/// One run of the firmware, race checker on, under `schedule` if given.
-fn run(setup: &Setup, schedule: Option<Schedule>) -> (Capture, Findings, RunNotes) {
+/// One run of the firmware, race checker on, under `schedule` if given, recording a timeline
+/// if `timeline` is given.
+fn run(setup: &Setup, schedule: Option<Schedule>, timeline: Option<Recorder>) -> (Capture, Findings, RunNotes) {
     let console = SharedBuffer::default();
     let host = Semihost::new(
         Box::new(console.clone()),
@@ -151,6 +163,9 @@ fn run(setup: &Setup, schedule: Option<Schedule>) -> (Capture, Findings, RunNote
     if let Some(schedule) = schedule {
         machine.bus.set_schedule(schedule);
     }
+    if let Some(recorder) = timeline {
+        machine.bus.record_timeline(recorder);
+    }
     let end = machine.run(&mut (), |_| {}).end();
     let instructions = machine.stats().instructions;
     let memory = &setup.config.memory;
@@ -158,11 +173,12 @@ fn run(setup: &Setup, schedule: Option<Schedule>) -> (Capture, Findings, RunNote
     machine.bus.peek(memory.dram_base, &mut dram).expect("DRAM is memory");
     let scratchpad = machine.bus.mxp().scratchpad().to_vec();
     let schedule = machine.bus.take_schedule();
-    let notes = machine.notes();
+    let mut notes = machine.notes();
+    let timeline = notes.timeline.take().map(|t| (t, notes.calls.clone()));
     let findings = machine.into_sink().finish();
     let console = console.0.borrow().clone();
     let dram_base = memory.dram_base;
-    (Capture { console, end, instructions, dram_base, dram, scratchpad, schedule }, findings, notes)
+    (Capture { console, timeline, end, instructions, dram_base, dram, scratchpad, schedule }, findings, notes)
 }
 
 /// The firmware's console, kept in memory.
@@ -191,7 +207,7 @@ fn attempt(plan: plan::Plan, finding: &Finding, baseline: &Capture, this: Captur
         memory: memory_diffs(baseline, &this, 8),
         memory_bytes: differing(&baseline.dram, &this.dram) + differing(&baseline.scratchpad, &this.scratchpad),
     };
-    Attempt { first: plan.first, directives: plan.directives, happened, realised, effect }
+    Attempt { first: plan.first, directives: plan.directives, happened, realised, effect, timeline: this.timeline }
 }
 
 /// True if every directive did what it planned.

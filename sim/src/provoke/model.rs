@@ -5,7 +5,9 @@
 use crate::exit_code::RunEnd;
 use crate::report::model::Finding;
 use mxpsim_detector::event::Space;
+use mxpsim_models::cpu::calls::CallTree;
 use mxpsim_models::schedule::{Directive, Happened};
+use mxpsim_models::timeline::Recorder;
 use serde::Serialize;
 
 /// The whole result.
@@ -28,6 +30,13 @@ pub struct ProvokedFinding {
 }
 
 impl ProvokedFinding {
+    /// The attempt behind the verdict: the first with the worst effect.
+    pub fn worst(&self) -> Option<&Attempt> {
+        let attempts = self.attempts.as_ref().ok()?;
+        let worst = attempts.iter().map(|a| a.effect.verdict()).max()?;
+        attempts.iter().find(|a| a.effect.verdict() == worst)
+    }
+
     /// The worst effect any schedule had; `None` if none could be tried.
     pub fn verdict(&self) -> Option<Verdict> {
         self.attempts.as_ref().ok()?.iter().map(|a| a.effect.verdict()).max()
@@ -45,6 +54,8 @@ pub struct Attempt {
     /// written back by the CPU first).
     pub realised: bool,
     pub effect: Effect,
+    /// The re-run's timeline and call contexts, when one was asked for.
+    pub timeline: Option<(Recorder, CallTree)>,
 }
 
 /// What a re-run changed, next to the first run.
