@@ -31,7 +31,7 @@
 #include "vbx_test.h"
 #include "vbx_copyright.h"
 #include "vbw_exit_codes.h"
-#include "vbw_mtx_median.h"
+#include "vbw_mtx_median_argb32.h"
 
 VBXCOPYRIGHT(test_mtx_median_argb32)
 

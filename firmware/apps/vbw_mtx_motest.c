@@ -58,6 +58,35 @@ static void init_motest(input_type *x, output_type *result, const vbw_motest_t *
         result[i] = 0;
 }
 
+/* The scalar reference: result[l * search_width + k] = the SAD of the block_height x
+ * block_width block at x's origin against y at row l, column k (the SDK's argument order). */
+static void scalar_mtx_motest_byte(output_type *result, input_type *x, input_type *y,
+                                   const int search_height, const int search_width,
+                                   const int block_height, const int block_width,
+                                   const int image_width)
+{
+    for (int l = 0; l < search_height; l++) {
+        for (int k = 0; k < search_width; k++) {
+            output_type sum = 0;
+            for (int j = 0; j < block_height; j++) {
+                for (int i = 0; i < block_width; i++) {
+                    int a = x[j * image_width + i];
+                    int b = y[(l + j) * image_width + k + i];
+                    sum += (output_type)(a > b ? a - b : b - a);
+                }
+            }
+            result[l * search_width + k] = sum;
+        }
+    }
+}
+
+/* The same with m's shape (declared in vbw_mtx_motest.h, as in the SDK). */
+void vbw_mtx_motest_scalar_byte(output_type *result, input_type *x, input_type *y, vbw_motest_t *m)
+{
+    scalar_mtx_motest_byte(result, x, y, m->search_height, m->search_width, m->block_height,
+                           m->block_width, m->image_width);
+}
+
 int main(void)
 {
     vbx_test_init();

@@ -150,7 +150,7 @@ static int test_vector(pixel *vbx_output, pixel *input, double scalar_time)
     vbx_timestamp_start();
     time_start = vbx_timestamp();
     /* The routine syncs at its end: the comparison below may read its output. */
-    int status = vbw_sobel_argb32_3x3((uint32_t *)vbx_output, (const uint32_t *)input, IMAGE_WIDTH,
+    int status = vbw_sobel_argb32_3x3((unsigned *)vbx_output, (unsigned *)input, IMAGE_WIDTH,
                                       IMAGE_HEIGHT, IMAGE_PITCH, RENORM);
     time_stop = vbx_timestamp();
     vbx_print_vector_time(time_start, time_stop, scalar_time);

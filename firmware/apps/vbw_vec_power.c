@@ -11,7 +11,8 @@
  * buffers (malloc), then three shared ones (vbx_shared_malloc) from the same heap; scalar_out
  * (cached) is zeroed before vector_in1 is written and written again by the scalar reference;
  * nothing flushes it before vector_in1 is DMA'd in. Syncs: inside the routine, one after
- * every fourth exponent bit before the CPU reads a count from the scratchpad; after the
+ * every fourth exponent bit but the last, before the CPU reads a count from the scratchpad
+ * (the inputs' exponents, all below 256, end the loop after the second); after the
  * routine (timed); after the DMA-out.
  *
  * Injected-bug switches (files in bugs/): BUG_NO_LOOP_SYNC (no sync before the in-loop

@@ -3,7 +3,8 @@
  * neither the vbx_sync() at the end of vbw_mtx_xp_ext_byte nor the one after it, so verifying
  * vector_out races with its DMA-out.
  * The routine's sync is inside the vbxware routine, and libvbxware.a holds it without the bug:
- * this program compiles its own copy of vbxware/vbw_mtx_xp.cpp with the switch on, the byte
+ * this program compiles its own copy of vbxware/vbw_mtx_xp.cpp (and through vbw_mtx_xp.h of
+ * the templates in vbw_mtx_xp_template.hpp) with the switch on, the byte
  * wrappers under names of their own (the header's prototypes and the calls are renamed with
  * them), so the library's copy is neither linked in nor in conflict. The routine is C++, so
  * this program is too: the benchmark's C source is compiled as C++ here.

@@ -111,13 +111,13 @@ static void sqrt_round_and_sign(const struct sqrt_vectors *v)
     vbx(VVW, VCMV_NZ, v->root, v->trial, v->neg);
 }
 
-int vbw_fix16_sqrt(vbx_word_t *v_out, vbx_word_t *v_in, const int n)
+void vbw_fix16_sqrt(vbx_word_t *v_out, vbx_word_t *v_in, const int n)
 {
     vbx_sp_push();
     vbx_uword_t *block = vbx_sp_malloc(SQRT_BLOCK_VECTORS * n * sizeof(vbx_uword_t));
     if (block == NULL) {
-        vbx_sp_pop();
-        return VBW_ERROR_SP_ALLOC_FAILED;
+        vbx_sp_pop(); /* nothing done */
+        return;
     }
     const struct sqrt_vectors v = {
         .rem = block,
@@ -144,7 +144,6 @@ int vbw_fix16_sqrt(vbx_word_t *v_out, vbx_word_t *v_in, const int n)
     sqrt_round_and_sign(&v);
 
     vbx_sp_pop();
-    return VBW_SUCCESS;
 }
 
 /* The division's working vectors. */
@@ -169,13 +168,13 @@ static void div_quotient_bit(const struct div_vectors *v, uint32_t bit)
     vbx(VVWU, VCMV_GTZ, v->quot, v->drop, v->diff);
 }
 
-int vbw_fix16_div(vbx_word_t *v_out, vbx_word_t *v_a, vbx_word_t *v_b, const int n)
+void vbw_fix16_div(vbx_word_t *v_out, vbx_word_t *v_a, vbx_word_t *v_b, const int n)
 {
     vbx_uword_t *t[DIV_VECTORS];
     for (int i = 0; i < DIV_VECTORS; i++) {
         t[i] = vbx_sp_malloc(n * sizeof(vbx_uword_t));
         if (t[i] == NULL)
-            return VBW_ERROR_SP_ALLOC_FAILED;
+            return; /* nothing done */
     }
     const struct div_vectors v = {
         .num = t[0],
@@ -200,5 +199,4 @@ int vbw_fix16_div(vbx_word_t *v_out, vbx_word_t *v_a, vbx_word_t *v_b, const int
 
     vbx(SVW, VMUL, v.prod, -1, v.quot);
     vbx(VVW, VCMV_NZ, v.quot, v.prod, v.sign);
-    return VBW_SUCCESS;
 }

@@ -17,6 +17,7 @@
  * The CPU reads every coefficient from coeffs, a host buffer (the test's shared, so uncached,
  * copy), right before it issues the multiply that uses it: ntaps_row x ntaps_column loads per
  * output row, as the original does. Ends with vbx_sync() (after releasing the scratchpad).
+ * Returns nothing, as the SDK's routine (the template is declared in vbw_mtx_fir.h for C++).
  *
  * The injected-bug switch BUG_NO_ROUTINE_SYNC (apps/bugs/vbw_mtx_fir_no_routine_sync.cpp, which
  * compiles its own copy of this file) leaves out that final vbx_sync().
@@ -55,8 +56,8 @@ static void queue_row_sums(Word *v_accum_int, Word *v_mult_int, Elem *v_sample, 
 }
 
 template <typename Elem>
-static int vbw_mtx_2Dfir(Elem *output, Elem *input, int32_t *coeffs, const int num_row,
-                         const int num_column, const int ntaps_row, const int ntaps_column)
+void vbw_mtx_2Dfir(Elem *output, Elem *input, int32_t *coeffs, const int num_row,
+                   const int num_column, const int ntaps_row, const int ntaps_column)
 {
     typedef typename word_sized<Elem>::type Word;
     const int out_rows = num_row - ntaps_row;
@@ -69,8 +70,8 @@ static int vbw_mtx_2Dfir(Elem *output, Elem *input, int32_t *coeffs, const int n
     Word *v_accum_int = (Word *)vbx_sp_malloc(num_column * sizeof(Word));
     Word *v_mult_int = (Word *)vbx_sp_malloc(num_column * sizeof(Word));
     if (!v_sample || !v_accum || !v_accum_int || !v_mult_int) {
-        vbx_sp_pop();
-        return VBW_ERROR_SP_ALLOC_FAILED;
+        vbx_sp_pop(); /* nothing done: output is left as it was */
+        return;
     }
 
     vbx_set_vl(num_column);
@@ -93,14 +94,16 @@ static int vbw_mtx_2Dfir(Elem *output, Elem *input, int32_t *coeffs, const int n
 #ifndef BUG_NO_ROUTINE_SYNC
     vbx_sync();
 #endif
-    return VBW_SUCCESS;
 }
 
-/* The C entry points, one per element type (vbx_types.h). */
+/* The C entry points, one per element type (vbx_types.h), and the template's instances, for
+ * C++ callers that see only its declaration in vbw_mtx_fir.h (an implicit instance may be
+ * inlined away). */
 #define VBW_MTX_2DFIR_C_(suffix, Elem_) \
-    extern "C" int vbw_mtx_2Dfir_##suffix(Elem_ *output, Elem_ *input, int32_t *coeffs, const int num_row, const int num_column, const int ntaps_row, const int ntaps_column) \
+    template void vbw_mtx_2Dfir<Elem_>(Elem_ *, Elem_ *, int32_t *, const int, const int, const int, const int); \
+    extern "C" void vbw_mtx_2Dfir_##suffix(Elem_ *output, Elem_ *input, int32_t *coeffs, const int num_row, const int num_column, const int ntaps_row, const int ntaps_column) \
     { \
-        return vbw_mtx_2Dfir<Elem_>(output, input, coeffs, num_row, num_column, ntaps_row, ntaps_column); \
+        vbw_mtx_2Dfir<Elem_>(output, input, coeffs, num_row, num_column, ntaps_row, ntaps_column); \
     }
 VBX_FOR_EACH_ELEMENT_TYPE_(VBW_MTX_2DFIR_C_)
 #undef VBW_MTX_2DFIR_C_

@@ -9,6 +9,11 @@
 #include "vbx.h"
 
 #ifdef __cplusplus
+/* The template behind the C functions (defined in vbw_mtx_fir.cpp, as the SDK declares it). */
+template <typename Elem>
+void vbw_mtx_2Dfir(Elem *output, Elem *input, int32_t *coeffs, const int num_row,
+                   const int num_column, const int ntaps_row, const int ntaps_column);
+
 extern "C" {
 #endif
 
@@ -19,22 +24,21 @@ extern "C" {
  * wrap-around sums (the shift is arithmetic for the signed types, logical for the unsigned
  * ones). Other output elements are not written. input and output are host buffers (DMA'd);
  * coeffs is a host buffer the CPU reads once per vector instruction while it issues them.
- * Returns after a vbx_sync(): output is complete. Returns VBW_SUCCESS, or
- * VBW_ERROR_SP_ALLOC_FAILED when the scratchpad cannot hold ntaps_row input rows and the three
- * row buffers. (The SDK's routine returns void.)
+ * Returns after a vbx_sync(): output is complete. Returns nothing, as the SDK's routine; when
+ * the scratchpad cannot hold ntaps_row input rows and the three row buffers it does nothing.
  */
-int vbw_mtx_2Dfir_byte(int8_t *output, int8_t *input, int32_t *coeffs, const int num_row,
-                       const int num_column, const int ntaps_row, const int ntaps_column);
-int vbw_mtx_2Dfir_ubyte(uint8_t *output, uint8_t *input, int32_t *coeffs, const int num_row,
+void vbw_mtx_2Dfir_byte(int8_t *output, int8_t *input, int32_t *coeffs, const int num_row,
                         const int num_column, const int ntaps_row, const int ntaps_column);
-int vbw_mtx_2Dfir_half(int16_t *output, int16_t *input, int32_t *coeffs, const int num_row,
-                       const int num_column, const int ntaps_row, const int ntaps_column);
-int vbw_mtx_2Dfir_uhalf(uint16_t *output, uint16_t *input, int32_t *coeffs, const int num_row,
+void vbw_mtx_2Dfir_ubyte(uint8_t *output, uint8_t *input, int32_t *coeffs, const int num_row,
+                         const int num_column, const int ntaps_row, const int ntaps_column);
+void vbw_mtx_2Dfir_half(int16_t *output, int16_t *input, int32_t *coeffs, const int num_row,
                         const int num_column, const int ntaps_row, const int ntaps_column);
-int vbw_mtx_2Dfir_word(int32_t *output, int32_t *input, int32_t *coeffs, const int num_row,
-                       const int num_column, const int ntaps_row, const int ntaps_column);
-int vbw_mtx_2Dfir_uword(uint32_t *output, uint32_t *input, int32_t *coeffs, const int num_row,
+void vbw_mtx_2Dfir_uhalf(uint16_t *output, uint16_t *input, int32_t *coeffs, const int num_row,
+                         const int num_column, const int ntaps_row, const int ntaps_column);
+void vbw_mtx_2Dfir_word(int32_t *output, int32_t *input, int32_t *coeffs, const int num_row,
                         const int num_column, const int ntaps_row, const int ntaps_column);
+void vbw_mtx_2Dfir_uword(uint32_t *output, uint32_t *input, int32_t *coeffs, const int num_row,
+                         const int num_column, const int ntaps_row, const int ntaps_column);
 
 #ifdef __cplusplus
 }

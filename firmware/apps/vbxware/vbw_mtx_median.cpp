@@ -27,9 +27,9 @@
  *     makes "LTZ" an exact a < b even when the subtraction wraps (mxp-spec.md section 3.5).
  *   - One 2-D DMA writes slot m to the band's output rows.
  *
- * The moves are VV VMOVs whose B word is 0 (vbxx sends 0 as the B word of every VMOV), the
- * commands the C port issued as vbx(VV<T>, VMOV, d, a, 0); the SDK's two-operand
- * vbxx(VMOV, d, a) would be the VE form of the same move.
+ * The moves of the typed filters are the SDK template's two-operand vbxx(VMOV, d, a): VE VMOVs.
+ * Those of the aRGB filter are VV VMOVs with B word 0 (vbxx(VMOV, d, a, a); vbxx sends 0 as
+ * the B word of every VMOV), the commands of the SDK's C routine, vbx(VVWU/VVBU, VMOV, d, a, 0).
  *
  * The hardware interlocks order the next band's DMA-in after the vector instructions still
  * reading the slots, and its vector instructions after the DMA-out reading slot m, so there
@@ -38,6 +38,7 @@
 #include "vbx.h"
 #include "vbw_exit_codes.h"
 #include "vbw_mtx_median.h"
+#include "vbw_mtx_median_argb32.h"
 
 /*
  * Pixels per slot for a filter of taps slots plus v_sub and v_temp, each pixel pixel_bytes
@@ -70,27 +71,36 @@ template <typename Elem> static Elem *slot_at(Elem *v_slots, int slot_bytes, int
     return (Elem *)((char *)v_slots + index * slot_bytes);
 }
 
+/* dst = src: a VV move (B word 0) when VvMoves, else a VE move. */
+template <bool VvMoves, typename Elem> static void move_vector(Elem *dst, Elem *src)
+{
+    if (VvMoves)
+        vbxx(VMOV, dst, src, src);
+    else
+        vbxx(VMOV, dst, src);
+}
+
 /*
  * Slot c * fh + r = slot r advanced by c pixels, for c = 1 .. fw - 1 (VL already set to the
  * band's pixels).
  */
-template <typename Pixel>
+template <bool VvMoves, typename Pixel>
 static void shift_window_columns(Pixel *v_slots, int slot_bytes, int fh, int fw)
 {
     for (int c = 1; c < fw; c++) {
         for (int r = 0; r < fh; r++) {
             Pixel *dst = slot_at(v_slots, slot_bytes, c * fh + r);
             Pixel *src = slot_at(v_slots, slot_bytes, r) + c;
-            vbxx(VMOV, dst, src, src); /* VV move, B word 0 */
+            move_vector<VvMoves>(dst, src);
         }
     }
 }
 
 /* lo = min(lo, hi) and hi = max(lo, hi), element-wise. */
-template <typename Sample>
+template <bool VvMoves, typename Sample>
 static void compare_exchange(Sample *lo, Sample *hi, Sample *v_sub, Sample *v_temp)
 {
-    vbxx(VMOV, v_temp, lo, lo);
+    move_vector<VvMoves>(v_temp, lo);
     vbxx(VSUB, v_sub, hi, lo); /* "< 0" (flag-corrected) where hi < lo */
     vbxx(VCMV_LTZ, lo, hi, v_sub);
     vbxx(VCMV_LTZ, hi, v_temp, v_sub);
@@ -107,7 +117,7 @@ template <typename Sample> static void keep_minimum(Sample *keep, Sample *other,
  * Leaves in slot taps / 2 the element-wise median of the taps slots (VL already set to the
  * band's samples). Returns that slot.
  */
-template <typename Sample>
+template <bool VvMoves, typename Sample>
 static Sample *median_of_slots(Sample *v_slots, int slot_bytes, int taps, Sample *v_sub,
                                Sample *v_temp)
 {
@@ -115,8 +125,8 @@ static Sample *median_of_slots(Sample *v_slots, int slot_bytes, int taps, Sample
 
     for (int j = 0; j < m; j++)
         for (int i = j + 1; i < taps; i++)
-            compare_exchange(slot_at(v_slots, slot_bytes, j), slot_at(v_slots, slot_bytes, i),
-                             v_sub, v_temp);
+            compare_exchange<VvMoves>(slot_at(v_slots, slot_bytes, j),
+                                      slot_at(v_slots, slot_bytes, i), v_sub, v_temp);
     for (int i = m + 1; i < taps; i++)
         keep_minimum(slot_at(v_slots, slot_bytes, m), slot_at(v_slots, slot_bytes, i), v_sub);
     return slot_at(v_slots, slot_bytes, m);
@@ -130,6 +140,7 @@ template <typename Pixel, typename Sample>
 static int median_ext(Pixel *output, Pixel *input, int filter_height, int filter_width,
                       int image_height, int image_width, int image_pitch, int out_cols)
 {
+    const bool vv_moves = sizeof(Sample) != sizeof(Pixel); /* the aRGB filter (C in the SDK) */
     const int taps = filter_height * filter_width;
     const int out_rows = image_height - filter_height;
     const int row_bytes = image_width * sizeof(Pixel);
@@ -152,11 +163,11 @@ static int median_ext(Pixel *output, Pixel *input, int filter_height, int filter
         dma_in_window_rows(v_input, slot_bytes, input + l * image_pitch, filter_height, rows,
                            row_bytes, pitch_bytes);
         vbx_set_vl(rows * image_width);
-        shift_window_columns(v_input, slot_bytes, filter_height, filter_width);
+        shift_window_columns<vv_moves>(v_input, slot_bytes, filter_height, filter_width);
         if (sizeof(Sample) != sizeof(Pixel))
             vbx_set_vl(rows * row_bytes / (int)sizeof(Sample)); /* the pixels' samples */
         Sample *v_median =
-            median_of_slots((Sample *)v_input, slot_bytes, taps, v_sub, v_temp);
+            median_of_slots<vv_moves>((Sample *)v_input, slot_bytes, taps, v_sub, v_temp);
         vbx_dma_to_host_2D(output + l * image_pitch, v_median, out_cols * sizeof(Pixel), rows,
                            pitch_bytes, row_bytes);
     }
@@ -166,18 +177,21 @@ static int median_ext(Pixel *output, Pixel *input, int filter_height, int filter
     return VBW_SUCCESS;
 }
 
-/* The typed filters: only the columns whose whole window lies inside the row go out. */
+/* The typed filters (the template vbw_mtx_median.h declares): only the columns whose whole
+ * window lies inside the row go out. */
 template <typename Elem>
-static int vbw_mtx_median_ext(Elem *output, Elem *input, const int filter_height,
-                              const int filter_width, const int image_height,
-                              const int image_width, const int image_pitch)
+int vbw_mtx_median_ext(Elem *output, Elem *input, const int filter_height, const int filter_width,
+                       const int image_height, const int image_width, const int image_pitch)
 {
     return median_ext<Elem, Elem>(output, input, filter_height, filter_width, image_height,
                                   image_width, image_pitch, image_width - filter_width);
 }
 
-/* The C entry points, one per element type (vbx_types.h). */
+/* The C entry points, one per element type (vbx_types.h), and the template's instances, for
+ * C++ callers that see only its declaration in vbw_mtx_median.h (an implicit instance may be
+ * inlined away). */
 #define VBW_MTX_MEDIAN_EXT_C_(suffix, Elem_) \
+    template int vbw_mtx_median_ext<Elem_>(Elem_ *, Elem_ *, const int, const int, const int, const int, const int); \
     extern "C" int vbw_mtx_median_ext_##suffix(Elem_ *output, Elem_ *input, const int filter_height, const int filter_width, const int image_height, const int image_width, const int image_pitch) \
     { \
         return vbw_mtx_median_ext<Elem_>(output, input, filter_height, filter_width, image_height, image_width, image_pitch); \

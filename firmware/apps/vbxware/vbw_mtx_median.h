@@ -1,8 +1,9 @@
 /*
  * vbw_mtx_median.h - vbxware: 2-D median filters over an image in external memory
  * (mxp-spec.md sections 2.9 and 7.2): the six instances of the SDK's median template
- * (vbw_mtx_median_ext_<type>; the benchmark calls the byte one) and the per-channel aRGB
- * median (vbw_mtx_median_ext_argb32), all extern "C" functions of vbw_mtx_median.cpp.
+ * (vbw_mtx_median_ext_<type>, extern "C" functions of vbw_mtx_median.cpp; the benchmark calls
+ * the byte one), and in C++ the template itself. The per-channel aRGB median is declared in
+ * vbw_mtx_median_argb32.h.
  */
 #ifndef VBW_MTX_MEDIAN_H
 #define VBW_MTX_MEDIAN_H
@@ -10,6 +11,11 @@
 #include "vbx.h"
 
 #ifdef __cplusplus
+/* The template behind the C functions (defined in vbw_mtx_median.cpp, as the SDK declares it). */
+template <typename Elem>
+int vbw_mtx_median_ext(Elem *output, Elem *input, const int filter_height, const int filter_width,
+                       const int image_height, const int image_width, const int image_pitch);
+
 extern "C" {
 #endif
 
@@ -39,17 +45,6 @@ int vbw_mtx_median_ext_word(int32_t *output, int32_t *input, const int filter_he
 int vbw_mtx_median_ext_uword(uint32_t *output, uint32_t *input, const int filter_height,
                              const int filter_width, const int image_height,
                              const int image_width, const int image_pitch);
-
-/*
- * The same on 32-bit pixels, each of the four bytes filtered on its own (unsigned): for
- * l < image_height - filter_height, whole rows of image_width pixels of output are written
- * (columns k >= image_width - filter_width hold meaningless values). output may equal input
- * (in place): a band's rows are written only after the rows it reads, and later bands read
- * only rows below it. Waits for the MXP; returns as vbw_mtx_median_ext_byte.
- */
-int vbw_mtx_median_ext_argb32(unsigned *output, unsigned *input, const int filter_height,
-                              const int filter_width, const int image_height,
-                              const int image_width, const int image_pitch);
 
 #ifdef __cplusplus
 }

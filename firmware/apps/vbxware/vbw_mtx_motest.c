@@ -1,6 +1,7 @@
 /*
- * vbw_mtx_motest.c - vbxware: block-matching motion estimation on the MXP, and its scalar
- * reference.
+ * vbw_mtx_motest.c - vbxware: block-matching motion estimation on the MXP. (The scalar
+ * reference, vbw_mtx_motest_scalar_byte, belongs to the SDK's scalar library: here it is in
+ * the benchmark program, apps/vbw_mtx_motest.c.)
  *
  * Vector method: the block rows and the search-window rows are DMA'd in one row at a time;
  * a 2-D VMOV packs the block into block_width x block_height contiguous pixels. Then, per
@@ -64,30 +65,5 @@ int vbw_mtx_motest_byte(output_type *result, input_type *x, input_type *y, vbw_m
     }
 
     vbx_dma_to_host(result, m->v_result, sh * sw * sizeof(output_type));
-    return VBW_SUCCESS;
-}
-
-void scalar_mtx_motest_byte(output_type *result, input_type *x, input_type *y, int image_width,
-                            int block_height, int block_width, int search_height, int search_width)
-{
-    for (int l = 0; l < search_height; l++) {
-        for (int k = 0; k < search_width; k++) {
-            output_type sum = 0;
-            for (int j = 0; j < block_height; j++) {
-                for (int i = 0; i < block_width; i++) {
-                    int a = x[j * image_width + i];
-                    int b = y[(l + j) * image_width + k + i];
-                    sum += (output_type)(a > b ? a - b : b - a);
-                }
-            }
-            result[l * search_width + k] = sum;
-        }
-    }
-}
-
-int vbw_mtx_motest_scalar_byte(output_type *result, input_type *x, input_type *y, vbw_motest_t *m)
-{
-    scalar_mtx_motest_byte(result, x, y, m->image_width, m->block_height, m->block_width,
-                           m->search_height, m->search_width);
     return VBW_SUCCESS;
 }

@@ -44,10 +44,9 @@ int vbw_mtx_motest_byte_setup(vbw_motest_t *m);
  * is the DMA-out to result) and returns without waiting: vbx_sync() before using result. */
 int vbw_mtx_motest_byte(output_type *result, input_type *x, input_type *y, vbw_motest_t *m);
 
-/* The same on the CPU (scalar reference). */
-void scalar_mtx_motest_byte(output_type *result, input_type *x, input_type *y, int image_width,
-                            int block_height, int block_width, int search_height, int search_width);
-int vbw_mtx_motest_scalar_byte(output_type *result, input_type *x, input_type *y, vbw_motest_t *m);
+/* The same on the CPU (the scalar reference, with m's shape; declared here as in the SDK, but
+ * defined with the scalar reference functions, which here are in the benchmark program). */
+void vbw_mtx_motest_scalar_byte(output_type *result, input_type *x, input_type *y, vbw_motest_t *m);
 
 #ifdef __cplusplus
 }

@@ -198,9 +198,14 @@ static int zero_border_columns(uint32_t *output, int width, int height, int pitc
     return VBW_SUCCESS;
 }
 
-int vbw_sobel_argb32_3x3(uint32_t *output, const uint32_t *input, const int width, const int height,
-                         const int pitch, const int renorm)
+int vbw_sobel_argb32_3x3(unsigned *output, unsigned *input, const short image_width,
+                         const short image_height, const short image_pitch, const short renorm)
 {
+    /* unsigned and uint32_t (unsigned long here) are the same 32 bits. */
+    uint32_t *out = (uint32_t *)output;
+    const uint32_t *in = (const uint32_t *)input;
+    const int width = image_width, height = image_height, pitch = image_pitch;
+
     assert(width >= 3 && height >= 3);
 
     int strip_w = vbx_sp_getfree() / VBW_SOBEL_BYTES_PER_COLUMN;
@@ -212,13 +217,13 @@ int vbw_sobel_argb32_3x3(uint32_t *output, const uint32_t *input, const int widt
     /* Strips overlap by 2 columns: each computes the columns strictly inside it. */
     for (int x0 = 0;; x0 += strip_w - 2) {
         int w = width - x0 < strip_w ? width - x0 : strip_w;
-        int status = sobel_strip(output + x0, input + x0, w, height, pitch, renorm);
+        int status = sobel_strip(out + x0, in + x0, w, height, pitch, renorm);
         if (status != VBW_SUCCESS)
             return status;
         if (x0 + w >= width)
             break;
     }
-    int status = zero_border_columns(output, width, height, pitch);
+    int status = zero_border_columns(out, width, height, pitch);
 #ifndef BUG_NO_FINAL_SYNC
     vbx_sync();
 #endif

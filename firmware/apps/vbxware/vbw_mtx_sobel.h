@@ -22,13 +22,14 @@ extern "C" {
  *   gx = |colsum(y, x - 1) - colsum(y, x + 1)|, colsum(y, c) = L[y-1][c] + 2 L[y][c] + L[y+1][c]
  *   gy = |rowsum(y - 1, x) - rowsum(y + 1, x)|, rowsum(r, x) = L[r][x-1] + 2 L[r][x] + L[r][x+1]
  *   edge = min(255, (gx + gy) >> renorm), output pixel = edge * 0x00010101 (alpha 0);
- * border pixels are 0. Rows are pitch pixels apart in both images; width and height are at
- * least 3, and output and input must not overlap. Queues the DMAs and vector instructions (the last are DMA-outs to output) and
- * returns without waiting: vbx_sync() before reading output. Returns VBW_SUCCESS, or
- * VBW_ERROR_SP_ALLOC_FAILED when the scratchpad cannot hold a strip 3 pixels wide.
+ * border pixels are 0 (width = image_width, height = image_height). Rows are image_pitch pixels
+ * apart in both images; width and height are at least 3, and output and input must not
+ * overlap. Runs on the MXP and waits for it (ends with vbx_sync()): output is complete on
+ * return. Returns VBW_SUCCESS, or VBW_ERROR_SP_ALLOC_FAILED when the scratchpad cannot hold a
+ * strip 3 pixels wide.
  */
-int vbw_sobel_argb32_3x3(uint32_t *output, const uint32_t *input, const int width, const int height,
-                         const int pitch, const int renorm);
+int vbw_sobel_argb32_3x3(unsigned *output, unsigned *input, const short image_width,
+                         const short image_height, const short image_pitch, const short renorm);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,8 @@
 /*
- * vbw_mtx_xp.h - vbxware: matrix transpose, for the six element types (the extern "C" wrappers
- * of the C++ templates in vbw_mtx_xp.cpp, as the SDK's vbw_mtx_xp and vbw_mtx_xp_ext;
- * mxp-spec.md sections 2.9 and 7.2). The benchmark calls the byte ones.
+ * vbw_mtx_xp.h - vbxware: matrix transpose, for the six element types (the extern "C" wrappers,
+ * defined in vbw_mtx_xp.cpp, of the C++ templates vbw_mtx_xp and vbw_mtx_xp_ext, as the SDK's;
+ * mxp-spec.md sections 2.9 and 7.2). The benchmark calls the byte ones. In C++ this header
+ * also includes the templates (vbw_mtx_xp_template.hpp), as the SDK's does.
  */
 #ifndef VBW_MTX_XP_H
 #define VBW_MTX_XP_H
@@ -9,6 +10,7 @@
 #include "vbx.h"
 
 #ifdef __cplusplus
+#include "vbw_mtx_xp_template.hpp"
 extern "C" {
 #endif
 

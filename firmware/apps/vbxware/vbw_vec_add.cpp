@@ -17,9 +17,8 @@
  *      into a temporary vector, then move it to the destination (vbx_sp_push/pop around
  *      the temporary).
  *
- * The move of case 3 is a VV VMOV whose B word is 0 (vbxx sends 0 as the B word of every
- * VMOV), the command the C port issued as vbx(VV<T>, VMOV, d, a, 0); the SDK's two-operand
- * vbxx(VMOV, d, a) would be the VE form of the same move.
+ * The move of case 3 is the SDK's two-operand vbxx(VMOV, d, a): a VE VMOV. A length of 0
+ * issues nothing.
  */
 #include "vbx.h"
 #include "vbw_exit_codes.h"
@@ -37,8 +36,13 @@ template <typename Elem> static bool copies_backward(const Elem *d, const Elem *
     return d < s && s < d + n;
 }
 
-template <typename Elem> static int vbw_vec_add(Elem *v_out, Elem *v_in1, Elem *v_in2, const int n)
+template <typename Elem>
+static int vbw_vec_add(Elem *v_out, Elem *v_in1, Elem *v_in2, unsigned int vl)
 {
+    if (vl == 0)
+        return VBW_SUCCESS;
+
+    const int n = vl; /* as an int, for the index arithmetic */
     const bool fwd = copies_forward(v_out, v_in1, n) || copies_forward(v_out, v_in2, n);
 
     if (!fwd) {
@@ -73,16 +77,16 @@ template <typename Elem> static int vbw_vec_add(Elem *v_out, Elem *v_in1, Elem *
     }
     vbx_set_vl(n);
     vbxx(VADD, v_tmp, v_in1, v_in2);
-    vbxx(VMOV, v_out, v_tmp, v_tmp); /* VV move, B word 0 */
+    vbxx(VMOV, v_out, v_tmp); /* VE move */
     vbx_sp_pop();
     return VBW_SUCCESS;
 }
 
 /* The C entry points, one per element type (vbx_types.h). */
 #define VBW_VEC_ADD_C_(suffix, Elem_) \
-    extern "C" int vbw_vec_add_##suffix(Elem_ *v_out, Elem_ *v_in1, Elem_ *v_in2, const int n) \
+    extern "C" int vbw_vec_add_##suffix(Elem_ *v_out, Elem_ *v_in1, Elem_ *v_in2, unsigned int vl) \
     { \
-        return vbw_vec_add(v_out, v_in1, v_in2, n); \
+        return vbw_vec_add(v_out, v_in1, v_in2, vl); \
     }
 VBX_FOR_EACH_ELEMENT_TYPE_(VBW_VEC_ADD_C_)
 #undef VBW_VEC_ADD_C_

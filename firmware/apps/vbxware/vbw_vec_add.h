@@ -13,18 +13,18 @@ extern "C" {
 #endif
 
 /*
- * v_out[i] = v_in1[i] + v_in2[i] (wrapping to the element type) for i < n, for any overlap of
- * the three scratchpad vectors. Queues the work without waiting for it. Leaves VL (and for
- * overlapping operands the 2D increments) changed. Returns VBW_SUCCESS, or
- * VBW_ERROR_SP_ALLOC_FAILED when a temporary vector is needed and the scratchpad has no room
- * for it.
+ * v_out[i] = v_in1[i] + v_in2[i] (wrapping to the element type) for i < vl, for any overlap
+ * of the three scratchpad vectors. Queues the work without waiting for it (for vl = 0 there
+ * is none). Leaves VL (and for overlapping operands the 2D increments) changed. Returns
+ * VBW_SUCCESS, or VBW_ERROR_SP_ALLOC_FAILED when a temporary vector is needed and the
+ * scratchpad has no room for it.
  */
-int vbw_vec_add_byte(vbx_byte_t *v_out, vbx_byte_t *v_in1, vbx_byte_t *v_in2, const int n);
-int vbw_vec_add_ubyte(vbx_ubyte_t *v_out, vbx_ubyte_t *v_in1, vbx_ubyte_t *v_in2, const int n);
-int vbw_vec_add_half(vbx_half_t *v_out, vbx_half_t *v_in1, vbx_half_t *v_in2, const int n);
-int vbw_vec_add_uhalf(vbx_uhalf_t *v_out, vbx_uhalf_t *v_in1, vbx_uhalf_t *v_in2, const int n);
-int vbw_vec_add_word(vbx_word_t *v_out, vbx_word_t *v_in1, vbx_word_t *v_in2, const int n);
-int vbw_vec_add_uword(vbx_uword_t *v_out, vbx_uword_t *v_in1, vbx_uword_t *v_in2, const int n);
+int vbw_vec_add_byte(vbx_byte_t *v_out, vbx_byte_t *v_in1, vbx_byte_t *v_in2, unsigned int vl);
+int vbw_vec_add_ubyte(vbx_ubyte_t *v_out, vbx_ubyte_t *v_in1, vbx_ubyte_t *v_in2, unsigned int vl);
+int vbw_vec_add_half(vbx_half_t *v_out, vbx_half_t *v_in1, vbx_half_t *v_in2, unsigned int vl);
+int vbw_vec_add_uhalf(vbx_uhalf_t *v_out, vbx_uhalf_t *v_in1, vbx_uhalf_t *v_in2, unsigned int vl);
+int vbw_vec_add_word(vbx_word_t *v_out, vbx_word_t *v_in1, vbx_word_t *v_in2, unsigned int vl);
+int vbw_vec_add_uword(vbx_uword_t *v_out, vbx_uword_t *v_in1, vbx_uword_t *v_in2, unsigned int vl);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@
  * from the hardware: with a real line size larger than it, a shared buffer can share cache
  * lines with neighbouring heap data, which is the race class mxpsim's detector looks for.
  * Set it to the cache's line size (e.g. -DVBX_CPU_DCACHE_LINE_SIZE=32) to rule that out.
+ * VBX_CPU_DCACHE_SIZE (default 32768) is the cache size the SDK's ports define.
  */
 #ifndef VBX_PORT_H
 #define VBX_PORT_H
@@ -27,6 +28,13 @@ extern "C" {
 #define VBX_CPU_DCACHE_LINE_SIZE 16
 #endif
 #define VBX_PADDING() VBX_CPU_DCACHE_LINE_SIZE
+
+/* The data cache's size in bytes: 32 KiB, the value of the SDK's ORCA (RISC-V) port
+ * (mxp-spec.md section 5.1). Nothing here uses it; like the line size, it is a constant,
+ * not read from the simulated cache. */
+#ifndef VBX_CPU_DCACHE_SIZE
+#define VBX_CPU_DCACHE_SIZE 32768
+#endif
 
 /* System-control register reads (a hook in the SDK's CPU-only checks). */
 #ifdef VBX_PORT_CAPTURE
