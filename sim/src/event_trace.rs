@@ -407,7 +407,7 @@ mod tests {
             w.emit(e);
         }
         let end = RunEnd::Exited { status: 3 };
-        w.finish(&RunNotes { heap: vec![heap.clone()], calls: Default::default() }, &end).unwrap();
+        w.finish(&RunNotes { heap: vec![heap.clone()], ..Default::default() }, &end).unwrap();
         let r = TraceReader::new(out.as_slice()).unwrap();
         assert_eq!(r.header, header());
         let mut expected: Vec<Frame> = events().into_iter().map(Frame::Event).collect();

@@ -60,7 +60,7 @@ impl SourceMap {
         if let Some(loader) = &self.lines {
             if let Ok(mut iter) = loader.find_frames(pc as u64) {
                 while let Ok(Some(frame)) = iter.next() {
-                    let function = frame.function.as_ref().and_then(|f| f.raw_name().ok()).map(|n| n.into_owned());
+                    let function = frame.function.as_ref().and_then(|f| f.raw_name().ok()).map(|n| demangle(&n));
                     let (file, line) = frame
                         .location
                         .as_ref()
@@ -76,7 +76,7 @@ impl SourceMap {
         for (i, frame) in frames.iter_mut().enumerate() {
             frame.inlined = i < last;
             if frame.function.is_none() && i == last {
-                frame.function = self.symbols.containing(pc).map(|s| s.name.clone());
+                frame.function = self.symbols.containing(pc).map(|s| demangle(&s.name));
             }
         }
         frames
@@ -158,5 +158,33 @@ impl fmt::Display for Code<'_> {
             write!(f, " ({line})")?;
         }
         Ok(())
+    }
+}
+
+/// A function's name as the source spells it: a C++ linkage name demangled to the function
+/// and its template arguments (`vbw_mtx_2Dfir<signed char>`, as DWARF names inlined
+/// functions; overloads differ in their file and line), anything else as it is.
+pub fn demangle(name: &str) -> String {
+    let options = cpp_demangle::DemangleOptions::new().no_params().no_return_type();
+    match name
+        .starts_with("_Z")
+        .then(|| cpp_demangle::Symbol::new(name).ok()?.demangle_with_options(&options).ok())
+        .flatten()
+    {
+        Some(plain) => plain,
+        None => name.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::demangle;
+
+    #[test]
+    fn cpp_names_are_demangled_to_function_and_template_arguments() {
+        assert_eq!(demangle("_Z13vbw_mtx_2DfirIaEvPT_S1_Pliiii"), "vbw_mtx_2Dfir<signed char>");
+        assert_eq!(demangle("_ZN3VBX6VectorIiE4sizeEv"), "VBX::Vector<int>::size");
+        assert_eq!(demangle("main"), "main");
+        assert_eq!(demangle("_Z_not_a_name"), "_Z_not_a_name");
     }
 }

@@ -16,7 +16,7 @@
 
 use crate::report::model::Finding;
 use crate::report::text::{kind_words, short};
-use crate::source_map::SourceMap;
+use crate::source_map::{demangle, SourceMap};
 use mxpsim_detector::node::NodeKind;
 use mxpsim_models::cpu::calls::CallTree;
 use mxpsim_models::schedule::Happened;
@@ -137,7 +137,7 @@ pub fn render(recorder: Recorder, context: &Context) -> String {
 
 /// The CPU's function spans, from the call-context changes.
 fn spans(events: &mut Vec<Value>, records: &[Record], context: &Context, from: u64, last: u64) {
-    let name = |pc: u32| context.source.function_name(pc).map_or_else(|| format!("{pc:#010x}"), str::to_string);
+    let name = |pc: u32| context.source.function_name(pc).map_or_else(|| format!("{pc:#010x}"), demangle);
     // The open spans: (context, name), outermost first.
     let mut open: Vec<(u32, String)> = Vec::new();
     for record in records {
