@@ -92,14 +92,14 @@ pub fn render(recorder: Recorder, context: &Context) -> String {
                     Queue::Dma { to_host: true } => (DMA, kind_words(NodeKind::DmaToHost)),
                     Queue::Vector => (VECTOR, kind_words(NodeKind::Vector)),
                 };
-                let at = context.source.line_of(pc).unwrap_or_else(|| format!("{pc:#010x}"));
+                let (line, inlined) = where_(context.source, pc);
                 events.push(json!({"ph": "X", "pid": 1, "tid": tid, "ts": start, "dur": end - start,
-                    "name": format!("{what} at {at}"), "args": {"requested_by": format!("{pc:#010x}")}}));
+                    "name": format!("{what} at {line}"), "args": {"pc": format!("{pc:#010x}"), "source": inlined}}));
             }
             Record::Wait { pc, start, end } => {
-                let at = context.source.line_of(pc).unwrap_or_else(|| format!("{pc:#010x}"));
+                let (line, inlined) = where_(context.source, pc);
                 events.push(json!({"ph": "X", "pid": 1, "tid": WAITS, "ts": start, "dur": end - start,
-                    "name": format!("waits at {at}")}));
+                    "name": format!("waits at {line}"), "args": {"pc": format!("{pc:#010x}"), "source": inlined}}));
             }
             Record::Cache { action, line, cycle } => {
                 let what = match action {
@@ -124,7 +124,6 @@ pub fn render(recorder: Recorder, context: &Context) -> String {
     }
     let doc = json!({
         "traceEvents": events,
-        "displayTimeUnit": "ns",
         "otherData": {
             "tool": "mxpsim",
             "time_unit": "1 us on the time axis = 1 simulated cycle",
@@ -133,6 +132,15 @@ pub fn render(recorder: Recorder, context: &Context) -> String {
         },
     });
     serde_json::to_string(&doc).expect("plain data") + "\n"
+}
+
+/// Where the instruction at `pc` is: the firmware's own line (the outermost of an inline
+/// chain), and the whole chain.
+fn where_(source: &SourceMap, pc: u32) -> (String, String) {
+    match source.line_of(pc) {
+        Some(chain) => (chain.rsplit(" inlined at ").next().unwrap_or(&chain).to_string(), chain),
+        None => (format!("{pc:#010x}"), format!("{pc:#010x}")),
+    }
 }
 
 /// The CPU's function spans, from the call-context changes.

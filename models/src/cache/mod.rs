@@ -259,6 +259,7 @@ impl Cache {
         let base = self.data_offset(slot, line);
         let bytes =
             write_line(mem, self.writeback_granularity, line, &self.data[base..base + self.line as usize], &mask);
+        self.dirty[slot as usize] = [0; 4];
         self.count_write_back(slot, bytes)
     }
 

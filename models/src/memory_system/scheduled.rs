@@ -68,13 +68,15 @@ impl<S: EventSink> MemorySystem<S> {
     }
 
     /// Applies the engine's next operation (requested at `request`) at cycle `at`, with the
-    /// cache actions and probes the schedule ties to it (done at `now`).
+    /// cache actions and probes the schedule ties to it (logged at `at` too: they happen
+    /// with it). `now` is the CPU's clock (not earlier than `at`).
     fn apply_scheduled(&mut self, schedule: &mut Schedule, request: Pos, at: u64, now: u64) {
+        debug_assert!(at <= now);
         for line in schedule.write_backs_before(request) {
             let bytes = self.cache.as_mut().map_or(0, |cache| cache.clean_line(&mut self.dram, line));
-            schedule.log(Happened::WroteBack { line, request, bytes, cycle: now });
+            schedule.log(Happened::WroteBack { line, request, bytes, cycle: at });
             if schedule.keeps(line) {
-                self.end_keep(schedule, line, now);
+                self.end_keep(schedule, line, at);
             }
         }
         self.probe(schedule, request, true);
@@ -92,10 +94,10 @@ impl<S: EventSink> MemorySystem<S> {
         for line in schedule.refreshes_after(request) {
             let refreshed = self.cache.as_mut().and_then(|cache| cache.refresh_line(&self.dram, line));
             let (present, bytes) = (refreshed.is_some(), refreshed.unwrap_or(0));
-            schedule.log(Happened::Refreshed { line, request, present, bytes, cycle: now });
+            schedule.log(Happened::Refreshed { line, request, present, bytes, cycle: at });
         }
         for line in schedule.releases_after(request) {
-            self.end_keep(schedule, line, now);
+            self.end_keep(schedule, line, at);
         }
     }
 
