@@ -199,9 +199,10 @@ impl Write for SharedBuffer {
 fn attempt(plan: plan::Plan, finding: &Finding, baseline: &Capture, this: Capture) -> Attempt {
     let happened = this.schedule.as_ref().map_or_else(Vec::new, |s| s.log.clone());
     let realised = realised(&plan.directives, &happened);
+    let console = console_diff(&baseline.console, &this.console, 6);
     let effect = Effect {
-        console: console_diff(&baseline.console, &this.console, 3),
-        console_lines: console_diff(&baseline.console, &this.console, usize::MAX).len(),
+        console: console.0,
+        console_lines: console.1,
         end: (baseline.end != this.end).then(|| (baseline.end.clone(), this.end.clone())),
         other_side: probe_diffs(finding, baseline, &this),
         memory: memory_diffs(baseline, &this, 8),
@@ -226,24 +227,26 @@ fn realised(directives: &[Directive], happened: &[Happened]) -> bool {
     !cut_short && directives.iter().all(done)
 }
 
-/// The first `limit` console lines that differ (line by line).
-fn console_diff(first: &[u8], this: &[u8], limit: usize) -> Vec<LineDiff> {
-    if first == this {
-        return Vec::new();
-    }
-    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).lines().map(str::to_string).collect::<Vec<_>>();
-    let (a, b) = (text(first), text(this));
-    let differ = (0..a.len().max(b.len())).filter(|&i| a.get(i) != b.get(i));
-    let mut lines: Vec<LineDiff> = differ
-        .take(limit)
-        .map(|i| LineDiff { line: i + 1, first: a.get(i).cloned(), this: b.get(i).cloned() })
+/// The console's changes from the first run (a line diff): the first `limit` lines gone
+/// or new, and how many there are in all.
+fn console_diff(first: &[u8], this: &[u8], limit: usize) -> (Vec<LineDiff>, usize) {
+    let (a, b) = (String::from_utf8_lossy(first), String::from_utf8_lossy(this));
+    let diff = similar::TextDiff::from_lines(a.as_ref(), b.as_ref());
+    let text = |c: &similar::Change<&str>| c.value().trim_end_matches('\n').to_string();
+    let changes: Vec<LineDiff> = diff
+        .iter_all_changes()
+        .filter_map(|c| match c.tag() {
+            similar::ChangeTag::Equal => None,
+            similar::ChangeTag::Delete => {
+                Some(LineDiff { line: c.old_index()? + 1, first: Some(text(&c)), this: None })
+            }
+            similar::ChangeTag::Insert => {
+                Some(LineDiff { line: c.new_index()? + 1, first: None, this: Some(text(&c)) })
+            }
+        })
         .collect();
-    if lines.is_empty() {
-        // Equal lines, different bytes (a line ending): the last line.
-        let last = a.len().max(1) - 1;
-        lines.push(LineDiff { line: last + 1, first: a.get(last).cloned(), this: b.get(last).cloned() });
-    }
-    lines
+    let total = changes.len();
+    (changes.into_iter().take(limit).collect(), total)
 }
 
 /// The racing bytes the engine node read (just before it) or left (just after), where they

@@ -61,9 +61,9 @@ pub struct Attempt {
 /// What a re-run changed, next to the first run.
 #[derive(Clone, Debug, Default)]
 pub struct Effect {
-    /// The first console lines that differ (at most three): numbers (1-based) and texts.
+    /// The console's first changes from the first run (a line diff, at most six).
     pub console: Vec<LineDiff>,
-    /// Console lines that differ in all.
+    /// Console lines gone or new, in all.
     pub console_lines: usize,
     /// How the run ended, if that differs: (first run, this run).
     pub end: Option<(RunEnd, RunEnd)>,
@@ -87,6 +87,8 @@ impl Effect {
     }
 }
 
+/// A console line the re-run lost (`first`: its number in the first run's output) or
+/// gained (`this`: its number in the re-run's).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LineDiff {
     pub line: usize,

@@ -98,11 +98,15 @@ fn attempt(out: &mut String, f: &Finding, a: &Attempt) {
         }
     }
     if e.console_lines > 0 {
-        let _ = writeln!(out, "    console: {} line{} differ", e.console_lines, plural(e.console_lines as u64));
+        let _ = writeln!(out, "    console: {} line{} changed", e.console_lines, plural(e.console_lines as u64));
     }
     for c in &e.console {
-        let show = |t: &Option<String>| t.as_ref().map_or("(no line)".to_string(), |t| format!("{t:?}"));
-        let _ = writeln!(out, "      line {}: {} (first run: {})", c.line, show(&c.this), show(&c.first));
+        match (&c.first, &c.this) {
+            (Some(gone), _) => writeln!(out, "      - {gone:?} (line {} of the first run)", c.line),
+            (None, Some(new)) => writeln!(out, "      + {new:?} (line {})", c.line),
+            (None, None) => Ok(()),
+        }
+        .expect("writing to a String");
     }
     if let Some((first_end, this_end)) = &e.end {
         let _ = writeln!(out, "    {} (first run: {})", this_end.describe(), first_end.describe());
@@ -145,9 +149,9 @@ fn bytes(d: &BytesDiff) -> String {
 
 /// What one directive did, in a sentence.
 pub fn happened(h: &Happened, f: &Finding) -> String {
-    let engine = f.sides.iter().find(|s| s.kind.is_engine()).expect("a provoked finding has an engine side");
-    let other = f.sides.iter().find(|s| !s.kind.is_engine()).expect("and another");
-    let node = format!("the {} requested in {}", kind_words(engine.kind), short(&engine.site));
+    let e = f.sides.iter().position(|s| s.kind.is_engine()).expect("a provoked finding has an engine side");
+    let (engine, other) = (&f.sides[e], &f.sides[1 - e]);
+    let node = format!("{} (the {})", ["A", "B"][e], kind_words(engine.kind));
     // The CPU nodes directives name: the other side's access, the landmark that ends its
     // interval, or (a fill) the node after the line's last flush or invalidate.
     let until = |pos| match other.end.as_ref() {
