@@ -87,7 +87,15 @@ fn a_window_keeps_only_its_cycles() {
 #[test]
 fn bad_windows_and_missing_race_check_are_refused() {
     for window in ["5", "9:3", "a:b"] {
-        let o = mxpsim(&["run", "--race-check", "--timeline", &temp("w.json"), "--timeline-window", window, &elf("tests", "hello")]);
+        let o = mxpsim(&[
+            "run",
+            "--race-check",
+            "--timeline",
+            &temp("w.json"),
+            "--timeline-window",
+            window,
+            &elf("tests", "hello"),
+        ]);
         assert_eq!(o.status.code(), Some(2), "{window}: {}", stderr(&o));
         assert!(stderr(&o).contains("--timeline-window"), "{}", stderr(&o));
     }
