@@ -155,11 +155,8 @@ impl Schedule {
 
     /// The hurry due before the next CPU node, given the CPU nodes so far.
     pub(crate) fn hurry_due(&self, position: Pos) -> Option<(Pos, Pos)> {
-        if self.hurried {
-            return None;
-        }
-        self.directives.iter().find_map(|d| match *d {
-            Directive::HurryEngine { request, before } if position + 1 >= before => Some((request, before)),
+        self.due(self.hurried, position, |d| match *d {
+            Directive::HurryEngine { request, before } => Some((request, before)),
             _ => None,
         })
     }
@@ -195,13 +192,19 @@ impl Schedule {
 
     /// The line to fill and keep before the next CPU node, given the CPU nodes so far.
     pub(crate) fn keep_due(&self, position: Pos) -> Option<(u32, Pos)> {
-        if self.keeping {
-            return None;
-        }
-        self.directives.iter().find_map(|d| match *d {
-            Directive::KeepLine { line, from } if position + 1 >= from => Some((line, from)),
+        self.due(self.keeping, position, |d| match *d {
+            Directive::KeepLine { line, from } => Some((line, from)),
             _ => None,
         })
+    }
+
+    /// The directive `pick` finds whose CPU node (the pair's second) is the next one or
+    /// passed, unless it was `done`.
+    fn due<T>(&self, done: bool, position: Pos, pick: impl Fn(&Directive) -> Option<(T, Pos)>) -> Option<(T, Pos)> {
+        match done {
+            true => None,
+            false => self.directives.iter().filter_map(pick).find(|(_, at)| position + 1 >= *at),
+        }
     }
 
     pub(crate) fn keep_started(&mut self, line: u32, before: Pos, cycle: u64, cached: bool) {
