@@ -15,12 +15,17 @@
  * one chunk holds everything: one fetch, one VMUL of 4096 rows, one DMA-out of 4080 outputs.
  * The routine ends with vbx_sync(), then releases the scratchpad.
  *
- * The six extern "C" wrappers vbw_vec_fir_ext_<type> instantiate one template. (The SDK's
- * file also has a transpose variant, vbw_vec_fir_transpose_ext_<type>, which its benchmark
- * never calls; it is not ported.)
+ * The six extern "C" wrappers vbw_vec_fir_ext_<type> instantiate one template.
+ *
+ * The transpose variant, vbw_vec_fir_transpose_ext_<type> (the SDK's file has one too, which its
+ * benchmark never calls; this is our own code with the SDK's signature and the instruction
+ * shapes of mxp-spec.md section 2.9.5), computes the filter in the transpose form: per tap
+ * i, an SV VMUL of the input shifted by i by the scalar coeffs[i], added to the outputs by a
+ * VV VADD. Unlike vbw_vec_fir_ext, its arithmetic wraps in the element type (see below).
  *
  * The injected-bug switch BUG_NO_ROUTINE_SYNC (apps/bugs/vbw_vec_fir_no_routine_sync.cpp,
- * which compiles its own copy of this file) leaves out the final vbx_sync().
+ * which compiles its own copy of this file) leaves out vbw_vec_fir_ext's final vbx_sync() (the
+ * transpose variant keeps its own).
  */
 #include "vbx.h"
 #include "vbw_exit_codes.h"
@@ -143,3 +148,89 @@ static int vbw_vec_fir_ext(Elem *output, Elem *input, Elem *coeffs, const int sa
     }
 VBX_FOR_EACH_ELEMENT_TYPE_(VBW_VEC_FIR_EXT_C_)
 #undef VBW_VEC_FIR_EXT_C_
+
+/*
+ * The transpose form (element type T): out[j] = sum over i < num_taps of in[j + i] * coeffs[i],
+ * for j < sample_size - num_taps (the outputs vbw_vec_fir_ext writes).
+ *
+ * Arithmetic: every product and every partial sum wraps in T (VMUL keeps the low bits of the
+ * product, VADD adds modulo 2^bits of T), so out[j] is the exact sum modulo 2^bits of T. This
+ * differs from vbw_vec_fir_ext, which truncates each product to T but sums them in the 40-bit
+ * accumulator and saturates the sum to T: the two agree only when no partial sum leaves T's
+ * range. (The low bits of a product or sum do not depend on the operands' signs, so signed
+ * and unsigned T give the same bits for the same bit patterns.)
+ *
+ * Coefficients: coeffs is a host array, as for vbw_vec_fir_ext, but here the CPU reads it (each
+ * coeffs[i] becomes the scalar operand of an SV VMUL with the scalar's sign = T's sign, A
+ * sized as T: section 2.9.5); nothing DMAs it. So it may be any memory the CPU can read
+ * coherently (cached or shared); vbw_vec_fir_ext instead DMAs it, and needs it in memory
+ * (shared, or flushed). input is DMA'd in and output DMA'd out, as for vbw_vec_fir_ext: they
+ * must be coherent with memory for the DMA (shared buffers, or flushed / invalidated).
+ *
+ * Scratchpad (between vbx_sp_push and vbx_sp_pop): an input chunk of c + num_taps - 1 samples,
+ * and c outputs plus c products. c is the largest count for which the three fit in the free
+ * scratchpad allowing for each allocation's rounding to the granule (scratchpad_alignment_bytes),
+ * capped at the number of outputs. The sample is processed in chunks of c outputs; consecutive
+ * input chunks overlap by num_taps - 1 samples (chunk k reads input[k*c .. k*c + n + num_taps - 2]
+ * for its n <= c outputs), so the routine reads input[0 .. sample_size - 2]. The buffers are
+ * reused from chunk to chunk without a sync: the DMA-in of the next chunk waits for the VMULs
+ * still reading the input buffer, and its first VMUL for the DMA-out still reading the output
+ * buffer (the hardware interlocks of section 1.4).
+ *
+ * Ends with vbx_sync() (the outputs are in host memory on return), then releases the
+ * scratchpad. Leaves VL set to the last chunk's output count (1-D). Returns VBW_SUCCESS (also
+ * when there are no outputs), or VBW_ERROR_SP_ALLOC_FAILED, having issued nothing, when
+ * num_taps < 1 (as vbw_vec_fir_ext, which cannot allocate 0 coefficients) or when not even
+ * one output's buffers fit.
+ */
+template <typename Elem>
+static int vbw_vec_fir_transpose_ext(Elem *output, Elem *input, Elem *coeffs, const int sample_size,
+                                     const int num_taps)
+{
+    const int size = sizeof(Elem);
+    const int num_out = sample_size - num_taps;
+    if (num_taps < 1)
+        return VBW_ERROR_SP_ALLOC_FAILED;
+
+    vbx_sp_push();
+    /* Each of the three allocations wastes less than a granule in rounding. */
+    const int granule = VBX_GET_THIS_MXP()->scratchpad_alignment_bytes;
+    int chunk = ((vbx_sp_getfree() - 3 * granule) / size - (num_taps - 1)) / 3;
+    if (chunk > num_out)
+        chunk = num_out;
+    if (chunk < 1)
+        chunk = 1; /* no outputs, or too little room: the allocation below decides */
+    Elem *v_in = (Elem *)vbx_sp_malloc((chunk + num_taps - 1) * size);
+    Elem *v_out = (Elem *)vbx_sp_malloc(chunk * size);
+    Elem *v_prod = (Elem *)vbx_sp_malloc(chunk * size);
+    if (v_in == NULL || v_out == NULL || v_prod == NULL) {
+        vbx_sp_pop();
+        return VBW_ERROR_SP_ALLOC_FAILED;
+    }
+
+    for (int done = 0; done < num_out;) {
+        const int n = chunk < num_out - done ? chunk : num_out - done;
+        vbx_dma_to_vector(v_in, input + done, (n + num_taps - 1) * size);
+        vbx_set_vl(n);
+        vbxx(VMUL, v_out, coeffs[0], v_in);
+        for (int i = 1; i < num_taps; i++) {
+            vbxx(VMUL, v_prod, coeffs[i], v_in + i);
+            vbxx(VADD, v_out, v_out, v_prod);
+        }
+        vbx_dma_to_host(output + done, v_out, n * size);
+        done += n;
+    }
+
+    vbx_sync();
+    vbx_sp_pop();
+    return VBW_SUCCESS;
+}
+
+/* The C entry points of the transpose variant, one per element type (vbx_types.h). */
+#define VBW_VEC_FIR_TRANSPOSE_EXT_C_(suffix, Elem_) \
+    extern "C" int vbw_vec_fir_transpose_ext_##suffix(Elem_ *output, Elem_ *input, Elem_ *coeffs, const int sample_size, const int num_taps) \
+    { \
+        return vbw_vec_fir_transpose_ext<Elem_>(output, input, coeffs, sample_size, num_taps); \
+    }
+VBX_FOR_EACH_ELEMENT_TYPE_(VBW_VEC_FIR_TRANSPOSE_EXT_C_)
+#undef VBW_VEC_FIR_TRANSPOSE_EXT_C_

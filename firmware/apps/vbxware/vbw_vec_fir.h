@@ -1,7 +1,7 @@
 /*
  * vbw_vec_fir.h - vbxware: 1-D FIR filter of a host sample array, for the six element types
- * (the extern "C" wrappers of the C++ template in vbw_vec_fir.cpp, as the SDK's
- * vbw_vec_fir_ext; mxp-spec.md sections 2.9 and 7.2).
+ * (the extern "C" wrappers of the C++ templates in vbw_vec_fir.cpp, as the SDK's
+ * vbw_vec_fir_ext and vbw_vec_fir_transpose_ext; mxp-spec.md sections 2.9 and 7.2).
  */
 #ifndef VBW_VEC_FIR_H
 #define VBW_VEC_FIR_H
@@ -33,6 +33,31 @@ int vbw_vec_fir_ext_word(int32_t *output, int32_t *input, int32_t *coeffs, const
                          const int num_taps);
 int vbw_vec_fir_ext_uword(uint32_t *output, uint32_t *input, uint32_t *coeffs,
                           const int sample_size, const int num_taps);
+
+/*
+ * The transpose form, same signature and outputs: output[j] = sum over i < num_taps of
+ * input[j + i] * coeffs[i] for j < sample_size - num_taps, every product and partial sum
+ * wrapping in the element type (no 40-bit accumulator, no saturation: not the same results as
+ * vbw_vec_fir_ext when a sum overflows). Per tap, an SV VMUL of the shifted samples by the
+ * scalar coeffs[i], which the CPU reads from the host array (no DMA), and a VV VADD. Reads
+ * input[0 .. sample_size - 2] by DMA, in chunks overlapping by num_taps - 1 samples when the
+ * scratchpad is too small for the whole sample, writes output by DMA, and returns after a
+ * vbx_sync(). Returns VBW_SUCCESS, or VBW_ERROR_SP_ALLOC_FAILED when num_taps < 1 or when the
+ * free scratchpad cannot hold the buffers of one output (num_taps samples, the output and a
+ * product, each rounded up to the allocation granule).
+ */
+int vbw_vec_fir_transpose_ext_byte(int8_t *output, int8_t *input, int8_t *coeffs,
+                                   const int sample_size, const int num_taps);
+int vbw_vec_fir_transpose_ext_ubyte(uint8_t *output, uint8_t *input, uint8_t *coeffs,
+                                    const int sample_size, const int num_taps);
+int vbw_vec_fir_transpose_ext_half(int16_t *output, int16_t *input, int16_t *coeffs,
+                                   const int sample_size, const int num_taps);
+int vbw_vec_fir_transpose_ext_uhalf(uint16_t *output, uint16_t *input, uint16_t *coeffs,
+                                    const int sample_size, const int num_taps);
+int vbw_vec_fir_transpose_ext_word(int32_t *output, int32_t *input, int32_t *coeffs,
+                                   const int sample_size, const int num_taps);
+int vbw_vec_fir_transpose_ext_uword(uint32_t *output, uint32_t *input, uint32_t *coeffs,
+                                    const int sample_size, const int num_taps);
 
 #ifdef __cplusplus
 }
