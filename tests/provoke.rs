@@ -101,6 +101,24 @@ fn motest_write_back_undoes_the_dma_results() {
     assert!(lines.iter().any(|l| l.starts_with("Vector: 0 ")), "{lines:?}");
 }
 
+/// dma_r_vec_waw: `vbx_dma_to_vector(v, src)` (src = 1..16) and `vbx(SEW, VMOV, v, 7, 0)`
+/// both write v with no sync or interlock between the two queues. The DMA last leaves
+/// v[0] = 1 (what the first run prints: the DMA is the slower); the VMOV last, 7. So the DMA
+/// first (A before B) prints "v[0] = 7": harmful; the other order is the first run's.
+#[test]
+fn the_two_engine_queues_are_ordered_both_ways() {
+    let doc = provoke_json(&[&elf("race-tests", "dma_r_vec_waw")]);
+    let f = &doc["findings"][0];
+    assert_eq!(f["finding"]["class"], "dma_r/vec");
+    assert_eq!(f["verdict"], "harmful");
+    let (dma_first, vec_first) = (&f["attempts"][0], &f["attempts"][1]);
+    assert_eq!(dma_first["realised"], true);
+    let gained: Vec<&str> =
+        dma_first["console"].as_array().unwrap().iter().filter_map(|l| l["this"].as_str()).collect();
+    assert_eq!(gained, ["v[0] = 7"]);
+    assert_eq!(vec_first["verdict"], "benign", "{vec_first:#}");
+}
+
 /// Same ELF, same options: the same bytes, wherever the output goes.
 #[test]
 fn provoke_is_deterministic() {

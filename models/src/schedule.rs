@@ -40,6 +40,11 @@ pub enum Directive {
     /// Just before the engine node requested at `request` takes effect, `line` is written
     /// back if it is dirty.
     WriteBackBefore { line: u32, request: Pos },
+    /// The engine node requested at `first`, with what must precede it in its queue and by
+    /// the interlocks, takes effect just before the one requested at `second` (of the other
+    /// queue) would; if `first` is not requested by then, `second` and all engine work due
+    /// after it wait until it is.
+    EngineFirst { first: Pos, second: Pos },
     /// Just after the engine node requested at `request` takes effect, `line`'s clean bytes
     /// are read again from memory, as a fill after an eviction would read them.
     RefreshAfter { line: u32, request: Pos },
@@ -73,6 +78,13 @@ pub enum Happened {
     /// engine node requested at `request` (`present`: it was cached; if not, the next access
     /// fills it anyway).
     Refreshed { line: u32, request: Pos, present: bool, bytes: u32, cycle: u64 },
+    /// The engine node requested at `first` took effect at `cycle`, before the one requested
+    /// at `second` (`already`: it had before `second` was due, nothing to do; `waited`:
+    /// `second` waited from `cycle` on for `first`'s request).
+    Ordered { first: Pos, second: Pos, cycle: u64, already: bool },
+    /// `second` (and the engine work due after it) waited from `cycle` on for the request of
+    /// `first`.
+    Waited { first: Pos, second: Pos, cycle: u64 },
     /// `line`'s bytes were taken at `cycle`, just before the CPU node at `before` (`cached`:
     /// from the cache; else from memory, as a fill then would read them), and kept from then on.
     Filled { line: u32, before: Pos, cycle: u64, cached: bool },
@@ -112,6 +124,10 @@ pub struct Schedule {
     hurried: bool,
     /// The kept line has been filled and is kept (or was).
     keeping: bool,
+    /// The engine order has been made ([`Directive::EngineFirst`]).
+    ordered: bool,
+    /// (first, second) while `second` waits for `first`'s request.
+    waiting: Option<(Pos, Pos)>,
 }
 
 impl Schedule {
@@ -141,6 +157,12 @@ impl Schedule {
     }
 
     pub(crate) fn release(&mut self, cycle: u64, forced: bool) {
+        // A sync while the engine waits for a request: that request comes after the sync, so
+        // the order cannot be made (and the sync needs the waiting work done).
+        if let Some((first, second)) = self.waiting.take().filter(|_| forced) {
+            self.ordered = true;
+            self.log.push(Happened::Released { request: second, after: first, cycle, forced });
+        }
         if let Some((request, after)) = self.hold() {
             self.released_at = Some(cycle);
             self.holding = false;
@@ -151,6 +173,32 @@ impl Schedule {
     /// The cycle work completed at `end` takes effect at: later than that if it was held.
     pub(crate) fn effect_cycle(&self, end: u64) -> u64 {
         self.released_at.map_or(end, |released| end.max(released))
+    }
+
+    /// The engine node that must take effect before the one requested at `second`, while
+    /// that order is still to be made.
+    pub(crate) fn first_before(&self, second: Pos) -> Option<Pos> {
+        if self.ordered {
+            return None;
+        }
+        self.directives.iter().find_map(|d| match *d {
+            Directive::EngineFirst { first, second: s } if s == second => Some(first),
+            _ => None,
+        })
+    }
+
+    pub(crate) fn ordered(&mut self, first: Pos, second: Pos, cycle: u64, already: bool) {
+        self.ordered = true;
+        self.waiting = None;
+        self.log.push(Happened::Ordered { first, second, cycle, already });
+    }
+
+    /// `second` waits for `first`'s request (logged once).
+    pub(crate) fn wait_for_request(&mut self, first: Pos, second: Pos, cycle: u64) {
+        if self.waiting.is_none() {
+            self.waiting = Some((first, second));
+            self.log.push(Happened::Waited { first, second, cycle });
+        }
     }
 
     /// The hurry due before the next CPU node, given the CPU nodes so far.

@@ -214,6 +214,9 @@ fn mark(h: &Happened) -> Option<(u32, u64, String)> {
         }
         Happened::Refreshed { line, cycle, .. } => (CACHE, cycle, format!("provoke: refreshed {line:#010x}")),
         Happened::Filled { line, cycle, .. } => (CACHE, cycle, format!("provoke: kept {line:#010x} from here")),
+        Happened::Ordered { cycle, already: false, .. } => (VECTOR, cycle, "provoke: reordered the engine".to_string()),
+        Happened::Ordered { .. } => return None,
+        Happened::Waited { cycle, .. } => (VECTOR, cycle, "provoke: engine waits for a request".to_string()),
         Happened::KeptLine { line, cycle, .. } => (CACHE, cycle, format!("provoke: let {line:#010x} go")),
     })
 }

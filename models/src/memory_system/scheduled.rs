@@ -53,6 +53,20 @@ impl<S: EventSink> MemorySystem<S> {
                     break;
                 }
             }
+            if let Some(first) = schedule.first_before(request) {
+                if self.mxp.end_of(first).is_some() {
+                    for earlier in self.mxp.must_precede(first) {
+                        self.apply_scheduled(&mut schedule, earlier, now, now);
+                    }
+                    schedule.ordered(first, request, now, false);
+                } else if position < first {
+                    // Not requested yet: this node and everything due after it wait.
+                    schedule.wait_for_request(first, request, end);
+                    break;
+                } else {
+                    schedule.ordered(first, request, now, true);
+                }
+            }
             let at = schedule.effect_cycle(end);
             self.apply_scheduled(&mut schedule, request, at, now);
         }
@@ -67,7 +81,7 @@ impl<S: EventSink> MemorySystem<S> {
         }
     }
 
-    /// Applies the engine's next operation (requested at `request`) at cycle `at`, with the
+    /// Applies the engine's operation requested at `request` at cycle `at`, with the
     /// cache actions and probes the schedule ties to it (logged at `at` too: they happen
     /// with it). `now` is the CPU's clock (not earlier than `at`).
     fn apply_scheduled(&mut self, schedule: &mut Schedule, request: Pos, at: u64, now: u64) {
@@ -81,7 +95,7 @@ impl<S: EventSink> MemorySystem<S> {
         }
         self.probe(schedule, request, true);
         let (mxp, dram, sink) = (&mut self.mxp, &mut self.dram, &mut self.sink);
-        let result = mxp.apply_next(Some(at), dram, &mut |event| {
+        let result = mxp.apply_request(request, at, dram, &mut |event| {
             if S::ENABLED {
                 sink.emit(event);
             }

@@ -77,6 +77,20 @@ impl Work {
             Work::Dma { request, .. } | Work::Vector { request, .. } => *request,
         }
     }
+
+    fn op(&self) -> EngineOp<'_> {
+        match self {
+            Work::Dma { dir, scratchpad, .. } => EngineOp::Dma { dir: *dir, scratchpad },
+            Work::Vector { footprint, .. } => EngineOp::Vector { reads: &footprint.reads, writes: &footprint.writes },
+        }
+    }
+
+    /// The one the engine's queue order puts `self` after, if `earlier` is requested first:
+    /// the same queue, or an interlock.
+    fn waits_for(&self, earlier: &Work) -> bool {
+        let same_queue = matches!(self, Work::Dma { .. }) == matches!(earlier, Work::Dma { .. });
+        earlier.request() < self.request() && (same_queue || interlocked(earlier.op(), self.op()))
+    }
 }
 
 /// The rows of a DMA, described rather than listed (a 2-D DMA may have 2^32 of them): row
@@ -273,7 +287,7 @@ impl Mxp {
     /// Applies every operation that has completed by cycle `now`, emitting its event.
     pub fn catch_up(&mut self, now: u64, dram: &mut Dram, emit: &mut dyn FnMut(Event)) -> Result<(), Halt> {
         while self.next_work().is_some_and(|(end, _)| end <= now) {
-            self.apply_next(None, dram, emit)?;
+            self.apply_next(dram, emit)?;
         }
         Ok(())
     }
@@ -283,16 +297,53 @@ impl Mxp {
         self.pending.first_key_value().map(|(&(end, _), work)| (end, work.request()))
     }
 
+    /// The pending operations that must take effect before the one requested at `request`
+    /// (queue order and the interlocks, transitively), and it last, by their request
+    /// positions in completion order; empty if it is not pending. Applying just these, ahead
+    /// of others, keeps every order the engine guarantees.
+    pub fn must_precede(&self, request: Pos) -> Vec<Pos> {
+        let work: Vec<&Work> = self.pending.values().collect();
+        let Some(target) = work.iter().position(|w| w.request() == request) else { return Vec::new() };
+        let mut needed = vec![false; work.len()];
+        needed[target] = true;
+        let mut todo = vec![target];
+        while let Some(i) = todo.pop() {
+            for (j, earlier) in work.iter().enumerate() {
+                if !needed[j] && work[i].waits_for(earlier) {
+                    needed[j] = true;
+                    todo.push(j);
+                }
+            }
+        }
+        work.iter().zip(needed).filter(|(_, n)| *n).map(|(w, _)| w.request()).collect()
+    }
+
+    /// Applies the pending operation requested at `request` now, at cycle `at`, out of
+    /// completion order (a deliberate schedule: [`Mxp::must_precede`] says what may go
+    /// first), emitting its event.
+    pub fn apply_request(
+        &mut self,
+        request: Pos,
+        at: u64,
+        dram: &mut Dram,
+        emit: &mut dyn FnMut(Event),
+    ) -> Result<(), Halt> {
+        let Some(key) = self.pending.iter().find(|(_, w)| w.request() == request).map(|(k, _)| *k) else {
+            return Ok(());
+        };
+        let work = self.pending.remove(&key).expect("found");
+        self.apply(work, at, dram, emit)
+    }
+
     /// The completion cycle of the operation requested at `request`, while it is pending.
     pub fn end_of(&self, request: Pos) -> Option<u64> {
         self.pending.iter().find(|(_, work)| work.request() == request).map(|(&(end, _), _)| end)
     }
 
-    /// Applies the next operation, at its completion cycle or at `at` if given (a deliberate
-    /// schedule moved it), emitting its event.
-    pub fn apply_next(&mut self, at: Option<u64>, dram: &mut Dram, emit: &mut dyn FnMut(Event)) -> Result<(), Halt> {
+    /// Applies the next operation at its completion cycle, emitting its event.
+    fn apply_next(&mut self, dram: &mut Dram, emit: &mut dyn FnMut(Event)) -> Result<(), Halt> {
         let Some(((end, _), work)) = self.pending.pop_first() else { return Ok(()) };
-        self.apply(work, at.unwrap_or(end), dram, emit)
+        self.apply(work, end, dram, emit)
     }
 
     fn apply(&mut self, work: Work, at: u64, dram: &mut Dram, emit: &mut dyn FnMut(Event)) -> Result<(), Halt> {

@@ -222,6 +222,7 @@ fn realised(directives: &[Directive], happened: &[Happened]) -> bool {
         Directive::WriteBackBefore { .. } => happened.iter().any(|h| matches!(h, Happened::WroteBack { .. })),
         Directive::RefreshAfter { .. } => happened.iter().any(|h| matches!(h, Happened::Refreshed { .. })),
         Directive::KeepLine { .. } => happened.iter().any(|h| matches!(h, Happened::KeptLine { .. })),
+        Directive::EngineFirst { .. } => happened.iter().any(|h| matches!(h, Happened::Ordered { .. })),
         Directive::ReleaseAfter { .. } => happened.iter().any(|h| matches!(h, Happened::KeptLine { .. })),
     };
     !cut_short && directives.iter().all(done)

@@ -19,8 +19,10 @@
 //! oldest bytes it may. Under byte-granular write-back only the dirty bytes matter, and the
 //! keep starts at the store.
 //!
-//! Races between the two engine queues, and between the cache and the CPU's uncached accesses,
-//! have no plan yet: [`plans`] says so.
+//! Two engine nodes of the two queues: the one to go first takes effect (with what must precede
+//! it in its queue and by the interlocks) just before the other would, waiting for its request
+//! if need be. Races between the cache and the CPU's uncached accesses have no plan yet:
+//! [`plans`] says so.
 
 use crate::report::model::Finding;
 use mxpsim_detector::event::{Pos, WriteBack};
@@ -50,7 +52,17 @@ pub fn plans(finding: &Finding, context: &Context) -> Result<[Plan; 2], String> 
     let (engine, other, engine_side) = match (a.id.kind.is_engine(), b.id.kind.is_engine()) {
         (true, false) => (a, b, 0),
         (false, true) => (b, a, 1),
-        (true, true) => return Err("a race between the two engine queues: no schedule control for it yet".into()),
+        (true, true) => {
+            // Two engine nodes of the two queues: each goes first in turn.
+            let order = |first: &RaceNode, second: &RaceNode| Directive::EngineFirst {
+                first: first.id.pos,
+                second: second.id.pos,
+            };
+            return Ok([
+                Plan { first: 0, directives: vec![order(a, b)] },
+                Plan { first: 1, directives: vec![order(b, a)] },
+            ]);
+        }
         (false, false) => {
             return Err(
                 "a race between the cache and the CPU's uncached accesses: no schedule control for it yet".into()

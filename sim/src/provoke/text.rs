@@ -4,7 +4,7 @@
 use super::model::{Attempt, BytesDiff, Provoked, ProvokedFinding, Verdict};
 use crate::report::model::{Finding, Side};
 use crate::report::text::{kind_words, landmark, object, plural, short, title};
-use mxpsim_detector::event::{Range, Space};
+use mxpsim_detector::event::{Pos, Range, Space};
 use mxpsim_models::schedule::Happened;
 use std::fmt::Write;
 
@@ -147,6 +147,18 @@ fn bytes(d: &BytesDiff) -> String {
     )
 }
 
+/// The side of an engine-vs-engine finding requested at `request`, as `A (the vector
+/// instruction)`; and the other one.
+fn side_at(f: &Finding, request: Pos) -> String {
+    let i = f.sides.iter().position(|s| s.node.id.pos == request).unwrap_or(0);
+    format!("{} (the {})", ["A", "B"][i], kind_words(f.sides[i].kind))
+}
+
+fn side_other(f: &Finding, request: Pos) -> String {
+    let i = f.sides.iter().position(|s| s.node.id.pos == request).unwrap_or(0);
+    format!("{} (the {})", ["A", "B"][1 - i], kind_words(f.sides[1 - i].kind))
+}
+
 /// What one directive did, in a sentence.
 pub fn happened(h: &Happened, f: &Finding) -> String {
     let e = f.sides.iter().position(|s| s.kind.is_engine()).expect("a provoked finding has an engine side");
@@ -184,6 +196,17 @@ pub fn happened(h: &Happened, f: &Finding) -> String {
         Happened::Refreshed { line, bytes, cycle, .. } => format!(
             "read line {line:#010x}'s {bytes} clean byte{} again at cycle {cycle}, just after {node}, as a fill after an eviction would",
             plural(bytes as u64)
+        ),
+        Happened::Ordered { first, cycle, already: false, .. } => {
+            format!("made {} take effect at cycle {cycle}, just before {}", side_at(f, first), side_other(f, first))
+        }
+        Happened::Ordered { first, .. } => {
+            format!("{} had taken effect before {} was due", side_at(f, first), side_other(f, first))
+        }
+        Happened::Waited { first, cycle, .. } => format!(
+            "held {} (and the engine work due after it) from cycle {cycle} on, until {} was requested",
+            side_other(f, first),
+            side_at(f, first)
         ),
         Happened::Filled { line, before, cycle, cached } => format!(
             "took line {line:#010x}'s bytes at cycle {cycle}, before CPU node {before} ({}), and kept them as they were from then on",
