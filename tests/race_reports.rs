@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{mxpsim, stderr, temp};
+use common::{elf, mxpsim, stderr, temp};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -30,6 +30,8 @@ struct Case {
     options: String,
     count: usize,
     findings: Vec<Expected>,
+    /// The `expect-provoke:` lines: `CLASS a-before-b=V b-before-a=V` or `CLASS not-tried`.
+    provoke: Vec<String>,
 }
 
 /// The header's cases: the expectations before the first `race-check:` line are the default
@@ -37,22 +39,25 @@ struct Case {
 /// that follow it.
 fn cases(source: &str) -> Vec<Case> {
     let head = source.split("*/").next().unwrap_or("");
-    let mut cases: Vec<(String, Option<usize>, Vec<Expected>)> = vec![(String::new(), None, Vec::new())];
+    let mut cases: Vec<(String, Option<usize>, Vec<Expected>, Vec<String>)> =
+        vec![(String::new(), None, Vec::new(), Vec::new())];
     for line in head.lines().map(|l| l.trim_start_matches([' ', '*'])) {
         let case = cases.last_mut().expect("one case at least");
         if let Some(options) = line.strip_prefix("race-check:") {
-            cases.push((options.trim().to_string(), None, Vec::new()));
+            cases.push((options.trim().to_string(), None, Vec::new(), Vec::new()));
         } else if let Some(count) = line.strip_prefix("expect-findings:") {
             case.1 = Some(count.trim().parse().expect("expect-findings: N"));
         } else if let Some(spec) = line.strip_prefix("expect-finding:") {
             case.2.push(expected(spec.trim()));
+        } else if let Some(spec) = line.strip_prefix("expect-provoke:") {
+            case.3.push(spec.split_whitespace().collect::<Vec<_>>().join(" "));
         }
     }
     let cases: Vec<Case> = cases
         .into_iter()
-        .filter_map(|(options, count, findings)| {
+        .filter_map(|(options, count, findings, provoke)| {
             assert!(count.is_some() || findings.is_empty(), "expect-finding without expect-findings");
-            Some(Case { options, count: count?, findings })
+            Some(Case { options, count: count?, findings, provoke })
         })
         .collect();
     assert!(!cases.is_empty(), "no expect-findings line");
@@ -202,5 +207,68 @@ fn race_reports_name_what_each_program_states() {
     programs.sort();
     assert!(programs.len() >= 30, "the set has {} programs", programs.len());
     let problems: Vec<String> = programs.iter().flat_map(|p| check(p)).collect();
+    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+}
+
+/// `mxpsim provoke` gives each finding the verdicts its program's `expect-provoke:` lines
+/// state (derived by hand from the source, the model and the schedules: the README of
+/// firmware/race-tests), compared as a multiset per machine configuration.
+#[test]
+fn provoke_verdicts_are_what_each_program_states() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("firmware/race-tests");
+    let mut programs: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    programs.sort();
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for path in &programs {
+        let source = std::fs::read_to_string(path).unwrap();
+        let program = path.file_stem().unwrap().to_str().unwrap();
+        for (i, case) in cases(&source).iter().enumerate() {
+            if case.count == 0 {
+                continue;
+            }
+            let out = temp(&format!("provoke-{program}-{i}.json"));
+            let mut args = vec!["provoke", "--report-format", "json", "--report-file", &out];
+            args.extend(case.options.split_whitespace());
+            let elf = elf("race-tests", program);
+            args.push(&elf);
+            let o = mxpsim(&args);
+            if o.status.code() != Some(0) {
+                problems.push(format!("{program} [{}]: exit {:?}: {}", case.options, o.status.code(), stderr(&o)));
+                continue;
+            }
+            let doc: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+            let mut got: Vec<String> = doc["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| {
+                    let class = f["finding"]["class"].as_str().unwrap();
+                    match f["attempts"].as_array().unwrap().as_slice() {
+                        [] => format!("{class} not-tried"),
+                        attempts => {
+                            let verdict = |order: &str| {
+                                let a = attempts.iter().find(|a| a["order"] == order).expect("both orders");
+                                a["verdict"].as_str().unwrap().to_string()
+                            };
+                            format!("{class} a-before-b={} b-before-a={}", verdict("a-before-b"), verdict("b-before-a"))
+                        }
+                    }
+                })
+                .collect();
+            let mut want = case.provoke.clone();
+            got.sort();
+            want.sort();
+            checked += want.len();
+            if got != want {
+                problems.push(format!("{program} [{}]: expected {want:?}, provoke gives {got:?}", case.options));
+            }
+        }
+    }
+    assert!(checked >= 40, "only {checked} expect-provoke lines");
     assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
 }

@@ -9,6 +9,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: alloc/dma_w a=@peek b=@recv object=out fix=sync
+ * expect-provoke: alloc/dma_w a-before-b=benign b-before-a=harmful
  */
 #include "vbx.h"
 #include "vbx_port.h"

@@ -8,6 +8,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: alloc/dma_w a=@sum b=@recv object=out fix=invalidate
+ * expect-provoke: alloc/dma_w a-before-b=harmful b-before-a=benign
  */
 #include "vbx.h"
 #include "vbx_port.h"

@@ -11,6 +11,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: alloc/dma_w a=@use b=@recv object=out fix=invalidate
+ * expect-provoke: alloc/dma_w a-before-b=benign b-before-a=harmful
  */
 #include "vbx.h"
 #include "vbx_port.h"

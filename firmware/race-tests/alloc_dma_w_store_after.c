@@ -15,6 +15,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: alloc/dma_w a=@patch b=@recv object=out fix=invalidate
+ * expect-provoke: alloc/dma_w a-before-b=harmful b-before-a=benign
  * race-check: --cache wb=byte
  * expect-findings: 0
  */

@@ -11,7 +11,9 @@
  * expect-exit: 0
  * expect-findings: 2
  * expect-finding: alloc/dma_w a=@amo b=@recv object=out fix=sync
+ * expect-provoke: alloc/dma_w a-before-b=benign b-before-a=harmful
  * expect-finding: wb/dma_w a=@amo b=@recv object=out fix=sync
+ * expect-provoke: wb/dma_w a-before-b=harmful b-before-a=benign
  */
 #include "vbx.h"
 #include "vbx_port.h"

@@ -8,6 +8,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: ur/dma_w a=@read b=@recv object=desc fix=sync
+ * expect-provoke: ur/dma_w a-before-b=benign b-before-a=harmful
  */
 #include "vbx.h"
 #include "vbx_port.h"

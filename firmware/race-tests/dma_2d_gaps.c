@@ -16,6 +16,7 @@
  * race-check: --cache line=64
  * expect-findings: 1
  * expect-finding: alloc/dma_w a=@gap b=@recv object=m fix=align
+ * expect-provoke: alloc/dma_w a-before-b=benign b-before-a=benign
  */
 #include "vbx.h"
 #include "vbx_port.h"

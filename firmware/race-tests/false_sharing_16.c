@@ -12,6 +12,7 @@
  * race-check: --cache line=16
  * expect-findings: 1
  * expect-finding: wb/dma_r a=@set b=@send object=shared.data fix=align
+ * expect-provoke: wb/dma_r a-before-b=benign b-before-a=benign
  */
 #include "vbx.h"
 #include "vbx_port.h"

@@ -15,6 +15,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: wb/dma_w a=@bump b=@recv object=shared.data fix=align
+ * expect-provoke: wb/dma_w a-before-b=harmful b-before-a=benign
  * race-check: --cache wb=byte
  * expect-findings: 0
  */

@@ -15,6 +15,7 @@
  * race-check: --cache line=64
  * expect-findings: 1
  * expect-finding: wb/dma_w a=@bump b=@recv object=shared.data fix=align
+ * expect-provoke: wb/dma_w a-before-b=harmful b-before-a=benign
  */
 #include "vbx.h"
 #include "vbx_port.h"

@@ -19,10 +19,13 @@
  * expect-exit: 0
  * expect-findings: 2
  * expect-finding: alloc/dma_w a=@bump b=@recv object=shared.data fix=align
+ * expect-provoke: alloc/dma_w a-before-b=benign b-before-a=harmful
  * expect-finding: wb/dma_w a=@bump b=@recv object=shared.data fix=align
+ * expect-provoke: wb/dma_w a-before-b=harmful b-before-a=benign
  * race-check: --cache wb=byte
  * expect-findings: 1
  * expect-finding: alloc/dma_w a=@bump b=@recv object=shared.data fix=align
+ * expect-provoke: alloc/dma_w a-before-b=benign b-before-a=benign
  */
 #include "vbx.h"
 #include "vbx_port.h"

@@ -12,6 +12,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: alloc/dma_w a=@check b=@recv object=rx fix=align
+ * expect-provoke: alloc/dma_w a-before-b=benign b-before-a=benign
  */
 #include "vbx.h"
 #include "vbx_port.h"

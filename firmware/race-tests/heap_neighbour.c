@@ -12,6 +12,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: wb/dma_w a=@bump b=@recv object=heap fix=align
+ * expect-provoke: wb/dma_w a-before-b=harmful b-before-a=benign
  */
 #include <unistd.h>
 

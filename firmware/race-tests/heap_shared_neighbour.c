@@ -20,6 +20,7 @@
  * race-check: --cache line=64
  * expect-findings: 1
  * expect-finding: alloc/dma_w a=@note b=@recv object=heap fix=align
+ * expect-provoke: alloc/dma_w a-before-b=silent-corruption b-before-a=benign
  */
 #include <unistd.h>
 

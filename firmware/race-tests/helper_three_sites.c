@@ -9,8 +9,11 @@
  * expect-exit: 0
  * expect-findings: 3
  * expect-finding: wb/dma_r a=@fill_a b=@dma object=a_buf fix=flush
+ * expect-provoke: wb/dma_r a-before-b=silent-corruption b-before-a=benign
  * expect-finding: wb/dma_r a=@fill_b b=@dma object=b_buf fix=flush
+ * expect-provoke: wb/dma_r a-before-b=silent-corruption b-before-a=benign
  * expect-finding: wb/dma_r a=@fill_c b=@dma object=c_buf fix=flush
+ * expect-provoke: wb/dma_r a-before-b=silent-corruption b-before-a=benign
  */
 #include "vbx.h"
 #include "vbx_port.h"

@@ -26,7 +26,9 @@
  * race-check: --cache line=64 --race-uncached
  * expect-findings: 2
  * expect-finding: uw/alloc a=@shared b=@next object=heap fix=align
+ * expect-provoke: uw/alloc not-tried
  * expect-finding: uw/wb a=@fill b=@next object=heap fix=align
+ * expect-provoke: uw/wb not-tried
  */
 #include <unistd.h>
 

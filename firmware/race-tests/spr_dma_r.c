@@ -8,6 +8,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: spr/dma_r a=@peek b=@load object=scratchpad fix=sync
+ * expect-provoke: spr/dma_r a-before-b=benign b-before-a=harmful
  */
 #include "vbx.h"
 #include "vbx_port.h"

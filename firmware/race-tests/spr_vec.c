@@ -8,6 +8,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: spr/vec a=@peek_d b=@op object=scratchpad fix=sync vector=VADD:D
+ * expect-provoke: spr/vec a-before-b=benign b-before-a=harmful
  */
 #include "vbx.h"
 #include "vbx_port.h"

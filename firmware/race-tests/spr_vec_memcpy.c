@@ -10,6 +10,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: spr/vec a=@copy b=@op object=scratchpad fix=sync vector=VADD:D
+ * expect-provoke: spr/vec a-before-b=benign b-before-a=benign
  */
 #include <string.h>
 

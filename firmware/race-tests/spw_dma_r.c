@@ -7,6 +7,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: spw/dma_r a=@poke b=@load object=scratchpad fix=sync
+ * expect-provoke: spw/dma_r a-before-b=benign b-before-a=harmful
  */
 #include "vbx.h"
 #include "vbx_port.h"

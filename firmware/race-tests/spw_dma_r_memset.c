@@ -12,6 +12,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: spw/dma_r a=@clear b=@load object=scratchpad fix=sync
+ * expect-provoke: spw/dma_r a-before-b=benign b-before-a=silent-corruption
  */
 #include <string.h>
 

@@ -9,6 +9,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: spw/dma_w a=@reuse b=@save object=scratchpad fix=sync
+ * expect-provoke: spw/dma_w a-before-b=benign b-before-a=silent-corruption
  */
 #include "vbx.h"
 #include "vbx_port.h"

@@ -8,7 +8,9 @@
  * expect-exit: 0
  * expect-findings: 2
  * expect-finding: spw/vec a=@poke_a b=@op object=scratchpad fix=sync vector=VADD:A
+ * expect-provoke: spw/vec a-before-b=benign b-before-a=harmful
  * expect-finding: spw/vec a=@poke_d b=@op object=scratchpad fix=sync vector=VADD:D
+ * expect-provoke: spw/vec a-before-b=harmful b-before-a=benign
  */
 #include "vbx.h"
 #include "vbx_port.h"

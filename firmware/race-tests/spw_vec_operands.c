@@ -11,7 +11,9 @@
  * expect-exit: 0
  * expect-findings: 2
  * expect-finding: spw/vec a=@poke_b b=@sub object=scratchpad fix=sync vector=VSUB:B
+ * expect-provoke: spw/vec a-before-b=harmful b-before-a=benign
  * expect-finding: spw/vec a=@poke_c b=@square object=scratchpad fix=sync vector=VMUL:A+B
+ * expect-provoke: spw/vec a-before-b=harmful b-before-a=benign
  */
 #include "vbx.h"
 #include "vbx_port.h"

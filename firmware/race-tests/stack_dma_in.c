@@ -8,6 +8,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: wb/dma_r a=@fill b=@send object=stack:produce fix=flush
+ * expect-provoke: wb/dma_r a-before-b=harmful b-before-a=benign
  */
 #include "vbx.h"
 #include "vbx_port.h"

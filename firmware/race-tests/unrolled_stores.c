@@ -8,6 +8,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: uw/dma_r a=@unrolled b=@send object=buf fix=sync
+ * expect-provoke: uw/dma_r a-before-b=benign b-before-a=silent-corruption
  */
 #include "vbx.h"
 #include "vbx_port.h"

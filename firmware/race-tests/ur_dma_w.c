@@ -8,6 +8,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: ur/dma_w a=@poll b=@recv object=heap fix=sync
+ * expect-provoke: ur/dma_w a-before-b=benign b-before-a=harmful
  */
 #include "vbx.h"
 #include "vbx_port.h"

@@ -12,6 +12,7 @@
  * race-check: --race-uncached
  * expect-findings: 1
  * expect-finding: ur/wb a=@peek b=@store object=buf fix=flush
+ * expect-provoke: ur/wb not-tried
  */
 #include "vbx.h"
 #include "vbx_port.h"

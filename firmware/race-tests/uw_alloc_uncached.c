@@ -11,6 +11,7 @@
  * race-check: --race-uncached
  * expect-findings: 1
  * expect-finding: uw/alloc a=@uwrite b=@reread object=buf fix=invalidate
+ * expect-provoke: uw/alloc not-tried
  */
 #include "vbx.h"
 #include "vbx_port.h"

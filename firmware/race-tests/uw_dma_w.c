@@ -7,6 +7,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: uw/dma_w a=@clear b=@recv object=heap fix=sync
+ * expect-provoke: uw/dma_w a-before-b=benign b-before-a=harmful
  */
 #include "vbx.h"
 #include "vbx_port.h"

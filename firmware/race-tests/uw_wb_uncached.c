@@ -10,6 +10,7 @@
  * race-check: --race-uncached
  * expect-findings: 1
  * expect-finding: uw/wb a=@uwrite b=@store object=buf fix=flush
+ * expect-provoke: uw/wb not-tried
  */
 #include "vbx.h"
 #include "vbx_port.h"

@@ -9,6 +9,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: dma_r/vec a=@load b=@init object=scratchpad fix=sync vector=VADD:D
+ * expect-provoke: dma_r/vec a-before-b=harmful b-before-a=benign
  */
 #include "vbx.h"
 #include "vbx_port.h"

@@ -13,6 +13,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: wb/dma_r a=@fill b=@send object=heap fix=flush
+ * expect-provoke: wb/dma_r a-before-b=harmful b-before-a=benign
  */
 #include <unistd.h>
 

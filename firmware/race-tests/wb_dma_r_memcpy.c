@@ -11,6 +11,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: wb/dma_r a=@copy b=@send object=dst fix=flush
+ * expect-provoke: wb/dma_r a-before-b=harmful b-before-a=benign
  */
 #include <string.h>
 

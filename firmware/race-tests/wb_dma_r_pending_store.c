@@ -10,6 +10,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: wb/dma_r a=@next b=@send object=buf fix=sync
+ * expect-provoke: wb/dma_r a-before-b=harmful b-before-a=benign
  */
 #include "vbx.h"
 #include "vbx_port.h"

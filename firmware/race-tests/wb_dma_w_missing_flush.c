@@ -10,6 +10,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: wb/dma_w a=@mark b=@recv object=out fix=flush
+ * expect-provoke: wb/dma_w a-before-b=harmful b-before-a=benign
  */
 #include "vbx.h"
 #include "vbx_port.h"

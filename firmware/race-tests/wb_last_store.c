@@ -11,6 +11,7 @@
  * expect-exit: 0
  * expect-findings: 1
  * expect-finding: wb/dma_r a=@last b=@send object=buf fix=flush
+ * expect-provoke: wb/dma_r a-before-b=harmful b-before-a=benign
  */
 #include "vbx.h"
 #include "vbx_port.h"

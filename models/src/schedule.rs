@@ -57,6 +57,8 @@ pub enum Directive {
     /// Just after the engine node requested at `request` takes effect, the kept `line` is let
     /// go: dirty bytes aside go to memory.
     ReleaseAfter { line: u32, request: Pos },
+    /// Just after the CPU node at `after`, the kept `line` is let go.
+    LetGoAfter { line: u32, after: Pos },
 }
 
 /// What a directive did.
@@ -124,6 +126,8 @@ pub struct Schedule {
     hurried: bool,
     /// The kept line has been filled and is kept (or was).
     keeping: bool,
+    /// The kept line was let go after its CPU node ([`Directive::LetGoAfter`]).
+    let_go: bool,
     /// The engine order has been made ([`Directive::EngineFirst`]).
     ordered: bool,
     /// (first, second) while `second` waits for `first`'s request.
@@ -156,13 +160,20 @@ impl Schedule {
         self.log.push(Happened::Held { request, cycle });
     }
 
-    pub(crate) fn release(&mut self, cycle: u64, forced: bool) {
-        // A sync while the engine waits for a request: that request comes after the sync, so
-        // the order cannot be made (and the sync needs the waiting work done).
-        if let Some((first, second)) = self.waiting.take().filter(|_| forced) {
+    /// A sync, with `position` CPU nodes so far: it waits for everything requested before it,
+    /// so a hold of such work ends (not realised), and so does a wait for a request that can
+    /// now only come after the sync.
+    pub(crate) fn release_for_sync(&mut self, cycle: u64, position: Pos) {
+        if let Some((first, second)) = self.waiting.take() {
             self.ordered = true;
-            self.log.push(Happened::Released { request: second, after: first, cycle, forced });
+            self.log.push(Happened::Released { request: second, after: first, cycle, forced: true });
         }
+        if self.hold().is_some_and(|(request, _)| request <= position) {
+            self.release(cycle, true);
+        }
+    }
+
+    pub(crate) fn release(&mut self, cycle: u64, forced: bool) {
         if let Some((request, after)) = self.hold() {
             self.released_at = Some(cycle);
             self.holding = false;
@@ -236,6 +247,22 @@ impl Schedule {
             Directive::ReleaseAfter { line, request } => Some((line, request)),
             _ => None,
         })
+    }
+
+    /// The kept line to let go now that the CPU has passed its node, given the CPU nodes so
+    /// far.
+    pub(crate) fn let_go_due(&self, position: Pos) -> Option<u32> {
+        if !self.keeping || self.let_go {
+            return None;
+        }
+        self.directives.iter().find_map(|d| match *d {
+            Directive::LetGoAfter { line, after } if position >= after => Some(line),
+            _ => None,
+        })
+    }
+
+    pub(crate) fn let_go(&mut self) {
+        self.let_go = true;
     }
 
     /// The line to fill and keep before the next CPU node, given the CPU nodes so far.

@@ -9,7 +9,7 @@ use mxpsim_detector::node::NodeKind;
 use mxpsim_detector::race::RaceKey;
 use mxpsim_detector::{Config, ConfigError, Detector, Report, StreamError};
 use mxpsim_models::events::EventSink;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// An ordering-only CPU node, by what a report says about it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +55,9 @@ pub struct Findings {
     pub first_stream_error: Option<StreamError>,
     /// The cache line size the check assumed.
     pub line_size: u32,
+    /// CPU nodes that are the write half of an atomic read-modify-write (an AMO: a read and a
+    /// write of one origin, consecutive): nothing may come between it and the node before.
+    pub second_halves: BTreeSet<Pos>,
     /// Events observed.
     pub events: u64,
 }
@@ -80,6 +83,9 @@ pub struct RaceCheck {
     vector_sides: BTreeMap<RaceKey, VectorSide>,
     stream_errors: u64,
     first_stream_error: Option<StreamError>,
+    /// The last CPU read: its origin and position (an AMO's write follows it at once).
+    last_read: Option<(Origin, Pos)>,
+    second_halves: BTreeSet<Pos>,
 }
 
 impl RaceCheck {
@@ -100,6 +106,8 @@ impl RaceCheck {
             vector_sides: BTreeMap::new(),
             stream_errors: 0,
             first_stream_error: None,
+            last_read: None,
+            second_halves: BTreeSet::new(),
         })
     }
 
@@ -118,6 +126,7 @@ impl RaceCheck {
             first_stream_error: self.first_stream_error,
             line_size: self.line_size,
             events: self.events,
+            second_halves: self.second_halves,
         }
     }
 
@@ -140,8 +149,24 @@ impl RaceCheck {
         self.landmarks.insert(self.detector.position(), landmark);
     }
 
+    /// Notes an access's position and origin: a write right after a read of the same origin
+    /// is an AMO's second half.
+    #[inline(always)]
+    fn note_half(&mut self, access: Access, origin: Origin, pos: Pos) {
+        match access {
+            Access::Read => self.last_read = Some((origin, pos)),
+            Access::Write if self.last_read == Some((origin, pos - 1)) => {
+                self.second_halves.insert(pos);
+            }
+            Access::Write => {}
+        }
+    }
+
     #[inline(never)] // Rare next to cached accesses.
     fn emit_other(&mut self, event: Event) {
+        if let Event::CpuAccess { access, origin, .. } = event {
+            self.note_half(access, origin, self.detector.position() + 1);
+        }
         if self.observe(&event) {
             self.note_landmark(&event);
             if let Event::Vector { .. } = event {
@@ -247,6 +272,7 @@ impl EventSink for RaceCheck {
         if let Event::Cached { access, range, origin } = event {
             let pos = self.detector.position() + 1;
             self.current = (pos, range);
+            self.note_half(access, origin, pos);
             match access {
                 Access::Write => self.accesses.store(range, pos, origin, self.last_request),
                 // A read's fill races with an engine node that comes later only if a request

@@ -30,6 +30,10 @@ impl<S: EventSink> MemorySystem<S> {
             let cached = self.cache.as_mut().is_some_and(|cache| cache.keep_line(&self.dram, line));
             schedule.keep_started(line, before, now, cached);
         }
+        if let Some(line) = schedule.let_go_due(position) {
+            schedule.let_go();
+            self.end_keep(&mut schedule, line, now);
+        }
         if let Some((request, before)) = schedule.hurry_due(position) {
             let scheduled = self.mxp.end_of(request);
             while self.mxp.end_of(request).is_some() && self.stop.is_none() {
@@ -73,11 +77,13 @@ impl<S: EventSink> MemorySystem<S> {
         self.schedule = Some(schedule);
     }
 
-    /// The CPU is about to wait for a sync: a hold still in force ends now (the sync waits
-    /// for everything, so the held work takes effect before it returns).
+    /// The CPU is about to wait for a sync: a hold of work requested before it ends now (the
+    /// sync waits for that work, so it takes effect before the sync returns). A hold of a
+    /// node not requested yet stays: the sync does not wait for it.
     pub(super) fn release_hold_for_sync(&mut self, now: u64) {
+        let position = self.sink.position();
         if let Some(schedule) = self.schedule.as_mut() {
-            schedule.release(now, true);
+            schedule.release_for_sync(now, position);
         }
     }
 

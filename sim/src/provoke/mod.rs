@@ -93,8 +93,17 @@ pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Resu
     let probes: Vec<Probe> = chosen.iter().filter_map(|(_, f)| probe_of(f)).collect();
     let (baseline, ..) = run(setup, Some(Schedule::new(Vec::new(), probes)), None);
     let last_invalidation = |line: u32, before: Pos| last_invalidation(&findings, line, before);
-    let context =
-        plan::Context { write_back: setup.config.geometry().write_back, last_invalidation: &last_invalidation };
+    let halves = &findings.second_halves;
+    let instruction = |pos: Pos| match (halves.contains(&pos), halves.contains(&(pos + 1))) {
+        (true, _) => (pos - 1, pos),
+        (false, true) => (pos, pos + 1),
+        (false, false) => (pos, pos),
+    };
+    let context = plan::Context {
+        write_back: setup.config.geometry().write_back,
+        last_invalidation: &last_invalidation,
+        instruction: &instruction,
+    };
     let jobs: Vec<(usize, plan::Plan)> = chosen
         .iter()
         .enumerate()
@@ -223,7 +232,9 @@ fn realised(directives: &[Directive], happened: &[Happened]) -> bool {
         Directive::RefreshAfter { .. } => happened.iter().any(|h| matches!(h, Happened::Refreshed { .. })),
         Directive::KeepLine { .. } => happened.iter().any(|h| matches!(h, Happened::KeptLine { .. })),
         Directive::EngineFirst { .. } => happened.iter().any(|h| matches!(h, Happened::Ordered { .. })),
-        Directive::ReleaseAfter { .. } => happened.iter().any(|h| matches!(h, Happened::KeptLine { .. })),
+        Directive::ReleaseAfter { .. } | Directive::LetGoAfter { .. } => {
+            happened.iter().any(|h| matches!(h, Happened::KeptLine { .. }))
+        }
     };
     !cut_short && directives.iter().all(done)
 }
@@ -253,8 +264,15 @@ fn console_diff(first: &[u8], this: &[u8], limit: usize) -> (Vec<LineDiff>, usiz
 /// The racing bytes the engine node read (just before it) or left (just after), where they
 /// differ.
 fn probe_diffs(finding: &Finding, baseline: &Capture, this: &Capture) -> Vec<BytesDiff> {
-    let Some(request) = probe_of(finding).map(|p| p.request) else { return Vec::new() };
-    let find = |c: &Capture| c.schedule.as_ref()?.probes.iter().find(|p| p.request == request).cloned();
+    let Some(wanted) = probe_of(finding) else { return Vec::new() };
+    // Two findings may share an engine node: their probes differ in their bytes.
+    let find = |c: &Capture| {
+        let probes = &c.schedule.as_ref()?.probes;
+        probes
+            .iter()
+            .find(|p| p.request == wanted.request && p.space == wanted.space && p.ranges == wanted.ranges)
+            .cloned()
+    };
     let (Some(a), Some(b)) = (find(baseline), find(this)) else { return Vec::new() };
     let engine = finding.sides.iter().find(|s| s.kind.is_engine()).expect("a probed finding has an engine side");
     let (reads, writes) = touches(engine.kind, finding.space);

@@ -10,7 +10,10 @@
 //! |---|---|---|
 //! | CPU access at `q` | hold `E` until the CPU has passed `q` | hurry `E` before `q` |
 //! | write-back of `L`, store at `p`, next clean at `s` | keep `L`, write it back just before `E` (and hold `E` past `p` if it was requested before the store) | keep `L` until `E` has taken effect, then let it go (and hurry `E` before `s`) |
-//! | fill of `L` for the read at `q` | hold `E` until the CPU has passed `q` | hurry `E` before `q` and drop `L` just after `E`, so the read fills it again |
+//! | fill of `L` for the access at `q`, last flush/inval at `v` | keep `L` from right after `v` until `q` (hold `E` past `v` if it was requested before) | hurry `E` before `q` and read `L`'s clean bytes again just after `E` |
+//!
+//! "Before `q`" and "after `q`" mean the whole instruction of `q`: an AMO is two nodes, a read
+//! and a write, and nothing comes between them.
 //!
 //! Keeping `L` means: fill it (if it is not cached) and keep its bytes as they are, evictions
 //! or not. Under whole-line write-back a write-back carries the line's clean bytes as its fill
@@ -36,6 +39,9 @@ pub struct Context<'a> {
     /// The position of the latest flush or invalidate of a line (or of the whole cache)
     /// before a CPU position (0: none).
     pub last_invalidation: &'a dyn Fn(u32, Pos) -> Pos,
+    /// The first and last CPU node of the instruction a node belongs to (an AMO has two:
+    /// nothing may come between them).
+    pub instruction: &'a dyn Fn(Pos) -> (Pos, Pos),
 }
 
 /// One order of a finding's two sides, and the directives that make it happen.
@@ -81,6 +87,7 @@ pub fn plans(finding: &Finding, context: &Context) -> Result<[Plan; 2], String> 
 /// Directives that put the CPU-side node `x` before the engine node `e`.
 fn other_before(e: &RaceNode, x: &RaceNode, context: &Context) -> Result<Vec<Directive>, String> {
     let request = e.id.pos;
+    let (_, last) = (context.instruction)(x.id.pos);
     Ok(match x.id.kind {
         NodeKind::WriteBack => {
             let line = line_of(x)?;
@@ -90,19 +97,32 @@ fn other_before(e: &RaceNode, x: &RaceNode, context: &Context) -> Result<Vec<Dir
             }
             // Requested before the store that dirtied the line: it waits for that store.
             if x.id.pos > request {
-                directives.push(Directive::HoldEngine { request, after: x.id.pos });
+                directives.push(Directive::HoldEngine { request, after: last });
             }
             directives.push(Directive::WriteBackBefore { line, request });
             directives
         }
-        // A CPU access, or the read whose fill the alloc is: the engine node after it.
-        _ => vec![Directive::HoldEngine { request, after: x.id.pos }],
+        NodeKind::Alloc => {
+            // The fill right after the line's last flush or invalidate (its `pred`), kept
+            // until the access: before the engine node even where a sync lies between the
+            // engine node and the access. Requested before that fill could be: it waits.
+            let line = line_of(x)?;
+            let mut directives = vec![Directive::KeepLine { line, from: x.pred + 1 }];
+            if x.pred >= request {
+                directives.push(Directive::HoldEngine { request, after: x.pred });
+            }
+            directives.push(Directive::LetGoAfter { line, after: last });
+            directives
+        }
+        // A CPU access: the engine node after it.
+        _ => vec![Directive::HoldEngine { request, after: last }],
     })
 }
 
 /// Directives that put the engine node `e` before the CPU-side node `x`.
 fn engine_before(e: &RaceNode, x: &RaceNode, context: &Context) -> Result<Vec<Directive>, String> {
     let request = e.id.pos;
+    let (first, _) = (context.instruction)(x.id.pos);
     Ok(match x.id.kind {
         NodeKind::WriteBack => {
             let line = line_of(x)?;
@@ -115,9 +135,9 @@ fn engine_before(e: &RaceNode, x: &RaceNode, context: &Context) -> Result<Vec<Di
         }
         NodeKind::Alloc => {
             let line = line_of(x)?;
-            vec![Directive::HurryEngine { request, before: x.id.pos }, Directive::RefreshAfter { line, request }]
+            vec![Directive::HurryEngine { request, before: first }, Directive::RefreshAfter { line, request }]
         }
-        _ => vec![Directive::HurryEngine { request, before: x.id.pos }],
+        _ => vec![Directive::HurryEngine { request, before: first }],
     })
 }
 
@@ -126,7 +146,7 @@ fn engine_before(e: &RaceNode, x: &RaceNode, context: &Context) -> Result<Vec<Di
 fn keep(wb: &RaceNode, line: u32, context: &Context) -> Directive {
     let from = match context.write_back {
         WriteBack::Line => (context.last_invalidation)(line, wb.id.pos) + 1,
-        WriteBack::DirtyBytes => wb.id.pos,
+        WriteBack::DirtyBytes => (context.instruction)(wb.id.pos).0,
     };
     Directive::KeepLine { line, from }
 }
