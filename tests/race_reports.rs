@@ -196,8 +196,8 @@ fn check_case(source: &str, program: &str, i: usize, case: &Case) -> Vec<String>
     problems
 }
 
-#[test]
-fn race_reports_name_what_each_program_states() {
+/// The race test programs' sources, sorted.
+fn programs() -> Vec<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("firmware/race-tests");
     let mut programs: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
@@ -205,6 +205,12 @@ fn race_reports_name_what_each_program_states() {
         .filter(|p| p.extension().is_some_and(|e| e == "c"))
         .collect();
     programs.sort();
+    programs
+}
+
+#[test]
+fn race_reports_name_what_each_program_states() {
+    let programs = programs();
     assert!(programs.len() >= 30, "the set has {} programs", programs.len());
     let problems: Vec<String> = programs.iter().flat_map(|p| check(p)).collect();
     assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
@@ -215,16 +221,9 @@ fn race_reports_name_what_each_program_states() {
 /// firmware/race-tests), compared as a multiset per machine configuration.
 #[test]
 fn provoke_verdicts_are_what_each_program_states() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("firmware/race-tests");
-    let mut programs: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
-        .collect();
-    programs.sort();
     let mut problems = Vec::new();
     let mut checked = 0;
-    for path in &programs {
+    for path in &programs() {
         let source = std::fs::read_to_string(path).unwrap();
         let program = path.file_stem().unwrap().to_str().unwrap();
         for (i, case) in cases(&source).iter().enumerate() {
