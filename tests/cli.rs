@@ -378,6 +378,15 @@ fn sigterm_stops_the_run_with_its_own_status() {
     assert!(stderr(&o).contains("interrupted by SIGTERM"), "{}", stderr(&o));
 }
 
+/// A signal during `provoke` ends it with the signal's status, after what it found so far.
+#[test]
+fn sigterm_stops_provoke_with_its_own_status() {
+    let o = interrupted(&["provoke", &elf("bench", "cpubench")], "-TERM", "provoke-sigterm");
+    assert_eq!(o.status.code(), Some(143), "{}", stderr(&o));
+    assert!(stderr(&o).contains("provoke: interrupted"), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("SUMMARY: provoke:"));
+}
+
 #[test]
 fn the_cycle_limit_stops_a_run() {
     assert_fails(

@@ -449,7 +449,7 @@ fn provoke(args: &ProvokeArgs) -> Result<u8, Fatal> {
         .map_err(|e| Fatal(Failure::OutsideMemory, format!("{path}: {e}")))?;
     let stop = crate::signals::stop_on_signals()
         .map_err(|e| Fatal(Failure::HostIo, format!("cannot install the signal handlers: {e}")))?;
-    let limits = Limits { max_insns: args.max_insns, max_cycles: args.max_cycles, stop };
+    let limits = Limits { max_insns: args.max_insns, max_cycles: args.max_cycles, stop: stop.clone() };
     let detector = DetectorConfig { geometry: config.geometry(), cpu_uncached_vs_cache: args.race_uncached };
     let timeline_out = OutFile::create_opt("the timeline", args.timeline.as_deref())?;
     if args.timeline.is_some() {
@@ -469,6 +469,12 @@ fn provoke(args: &ProvokeArgs) -> Result<u8, Fatal> {
     match out {
         Some(file) => file.write(&text)?,
         None => write_stdout(&text, "the provoke report")?,
+    }
+    // A signal stopped the runs: what they found is above, but it is not the whole answer.
+    if let Some(reason) = stop.reason() {
+        let end = RunEnd::Interrupted { signal: crate::exit_code::Signal::of(reason), instructions: 0 };
+        let failure = end.status().expect_err("an interrupted run is a failure");
+        return Err(Fatal(failure, "provoke: interrupted; the verdicts above come from runs cut short".into()));
     }
     if let Some(file) = timeline_out {
         let worst = provoked.findings.first().and_then(|f| f.worst().map(|a| (f, a)));
