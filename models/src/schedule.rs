@@ -261,7 +261,14 @@ impl Schedule {
         })
     }
 
-    pub(crate) fn let_go(&mut self) {
+    /// True once the kept line has been taken ([`Directive::KeepLine`]).
+    pub(crate) fn keep_begun(&self) -> bool {
+        self.keeping
+    }
+
+    /// The keep is over (or will never begin): it is not begun again, nor let go twice.
+    pub(crate) fn keep_ended(&mut self) {
+        self.keeping = true;
         self.let_go = true;
     }
 

@@ -4,6 +4,7 @@
  * initialisation race with the DMA that reads it.
  * The race checker must report it (tests/race_check.rs); the data may or may not come out
  * wrong in a given run, so tests/firmware.rs does not run it.
+ * expect-provoke: line=32 wb/dma_r a-before-b=harmful b-before-a=silent-corruption
  */
 #define BUG_CACHED_VECTOR_IN1 1
 #include "../vbw_libfixmath.c"

@@ -9,6 +9,8 @@
  * program is too: the benchmark's C source is compiled as C++ here.
  * The race checker must report it (tests/race_check.rs); the data may or may not come out
  * wrong in a given run, so tests/firmware.rs does not run it.
+ * expect-provoke: line=32 ur/dma_w a-before-b=harmful b-before-a=benign
+ * expect-provoke: line=32 ur/dma_w a-before-b=harmful b-before-a=benign
  */
 #define BUG_NO_ROUTINE_SYNC 1
 #define vbw_mtx_2Dfir_byte vbw_mtx_2Dfir_byte_no_sync

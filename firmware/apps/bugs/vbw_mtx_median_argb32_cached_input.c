@@ -6,6 +6,10 @@
  * cache (stale reads, lost writes).
  * The race checker must report it (tests/race_check.rs); the data may or may not come out
  * wrong in a given run, so tests/firmware.rs does not run it.
+ * expect-provoke: line=32 wb/dma_r a-before-b=benign b-before-a=harmful
+ * expect-provoke: line=32 wb/dma_w a-before-b=harmful b-before-a=harmful
+ * expect-provoke: line=32 alloc/dma_w a-before-b=harmful b-before-a=benign
+ * expect-provoke: line=32 alloc/dma_w a-before-b=harmful b-before-a=benign
  */
 #define BUG_CACHED_VECTOR_IN 1
 #include "../vbw_mtx_median_argb32.c"

@@ -7,6 +7,9 @@
  * control of the brief: build the port with -DOUT_OF_PLACE.)
  * The race checker must report it (tests/race_check.rs); the data may or may not come out
  * wrong in a given run, so tests/firmware.rs does not run it.
+ * expect-provoke: line=32 alloc/dma_w a-before-b=harmful b-before-a=benign
+ * expect-provoke: line=32 alloc/dma_w a-before-b=harmful b-before-a=benign
+ * expect-provoke: line=32 wb/dma_w a-before-b=benign b-before-a=harmful
  */
 #define BUG_CACHED_OUT_OF_PLACE 1
 #include "../vbw_mtx_median_argb32.c"

@@ -4,6 +4,7 @@
  * cache lines (never flushed) that race with the 2-D DMA-ins reading it.
  * The race checker must report it (tests/race_check.rs); the data may or may not come out
  * wrong in a given run, so tests/firmware.rs does not run it.
+ * expect-provoke: line=32 wb/dma_r a-before-b=benign b-before-a=harmful
  */
 #define BUG_CACHED_VECTOR_IN 1
 #include "../vbw_mtx_median.c"

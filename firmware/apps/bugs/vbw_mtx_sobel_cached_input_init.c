@@ -4,6 +4,7 @@
  * uncached input, and never flushed, so its dirty lines race with the DMAs that read the rows.
  * The race checker must report it (tests/race_check.rs); the data may or may not come out
  * wrong in a given run, so tests/firmware.rs does not run it.
+ * expect-provoke: line=32 wb/dma_r a-before-b=benign b-before-a=harmful
  */
 #define BUG_CACHED_INPUT_INIT 1
 #include "../vbw_mtx_sobel.c"

@@ -4,6 +4,9 @@
  * cached reads may use lines fetched before the DMA-outs wrote them.
  * The race checker must report it (tests/race_check.rs); the data may or may not come out
  * wrong in a given run, so tests/firmware.rs does not run it.
+ * expect-provoke: line=32 alloc/dma_w a-before-b=benign b-before-a=benign
+ * expect-provoke: line=32 wb/dma_w a-before-b=benign b-before-a=benign
+ * expect-provoke: line=32 wb/dma_w a-before-b=benign b-before-a=benign
  */
 #define BUG_CACHED_OUTPUT 1
 #include "../vbw_mtx_sobel.c"

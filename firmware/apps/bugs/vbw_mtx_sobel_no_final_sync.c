@@ -9,6 +9,10 @@
  * neither linked in nor in conflict.
  * The race checker must report it (tests/race_check.rs); the data may or may not come out
  * wrong in a given run, so tests/firmware.rs does not run it.
+ * expect-provoke: line=32 ur/dma_w a-before-b=benign b-before-a=benign
+ * expect-provoke: line=32 ur/dma_w a-before-b=harmful b-before-a=benign
+ * expect-provoke: line=32 ur/dma_w a-before-b=benign b-before-a=benign
+ * expect-provoke: line=32 ur/dma_w a-before-b=benign b-before-a=benign
  */
 #define BUG_NO_FINAL_SYNC 1
 #define vbw_sobel_argb32_3x3 vbw_sobel_argb32_3x3_no_sync

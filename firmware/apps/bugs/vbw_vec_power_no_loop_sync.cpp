@@ -8,6 +8,8 @@
  * routine is C++, so this program is too: the benchmark's C source is compiled as C++ here.
  * The race checker must report it (tests/race_check.rs); the data may or may not come out
  * wrong in a given run, so tests/firmware.rs does not run it.
+ * expect-provoke: line=32 spr/vec a-before-b=harmful b-before-a=benign
+ * expect-provoke: line=32 spr/vec a-before-b=benign b-before-a=benign
  */
 #define BUG_NO_LOOP_SYNC 1
 #include "../vbxware/vbw_vec_power.cpp"

@@ -31,7 +31,6 @@ impl<S: EventSink> MemorySystem<S> {
             schedule.keep_started(line, before, now, cached);
         }
         if let Some(line) = schedule.let_go_due(position) {
-            schedule.let_go();
             self.end_keep(&mut schedule, line, now);
         }
         if let Some((request, before)) = schedule.hurry_due(position) {
@@ -122,6 +121,13 @@ impl<S: EventSink> MemorySystem<S> {
     }
 
     fn end_keep(&mut self, schedule: &mut Schedule, line: u32, now: u64) {
+        // The node it was to end at came before the keep began: it never begins (and the
+        // report says the schedule was not realised).
+        if !schedule.keep_begun() {
+            schedule.keep_ended();
+            return;
+        }
+        schedule.keep_ended();
         let kept = self.cache.as_mut().map(|cache| cache.end_keep(&mut self.dram)).unwrap_or_default();
         let (kept, bytes, ended_by_cpu) = (kept.times, kept.bytes, kept.ended_by_cpu);
         schedule.log(Happened::KeptLine { line, kept, bytes, cycle: now, ended_by_cpu });

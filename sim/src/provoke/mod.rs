@@ -228,7 +228,10 @@ fn realised(directives: &[Directive], happened: &[Happened]) -> bool {
     let done = |d: &Directive| match d {
         Directive::HoldEngine { .. } => happened.iter().any(|h| matches!(h, Happened::Released { .. })),
         Directive::HurryEngine { .. } => happened.iter().any(|h| matches!(h, Happened::Hurried { .. })),
-        Directive::WriteBackBefore { .. } => happened.iter().any(|h| matches!(h, Happened::WroteBack { .. })),
+        // A line with nothing dirty to write back: its store did not come first.
+        Directive::WriteBackBefore { .. } => {
+            happened.iter().any(|h| matches!(h, Happened::WroteBack { bytes, .. } if *bytes > 0))
+        }
         Directive::RefreshAfter { .. } => happened.iter().any(|h| matches!(h, Happened::Refreshed { .. })),
         Directive::KeepLine { .. } => happened.iter().any(|h| matches!(h, Happened::KeptLine { .. })),
         Directive::EngineFirst { .. } => happened.iter().any(|h| matches!(h, Happened::Ordered { .. })),
