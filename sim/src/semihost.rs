@@ -321,6 +321,21 @@ fn c_string<B: Bus>(bus: &B, addr: u32) -> Result<Vec<u8>, u32> {
     Err(errno::EINVAL)
 }
 
+/// A console kept in memory (a clone writes to the same bytes): what a run printed, for a
+/// caller that compares runs rather than shows them.
+#[derive(Clone, Default)]
+pub struct Captured(pub std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+
+impl Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -328,22 +343,9 @@ mod tests {
     use mxpsim_models::cache::config::CacheConfig;
     use mxpsim_models::memory_system::{MemoryMap, MemorySystem};
     use mxpsim_models::mxp::config::MxpConfig;
-    use std::cell::RefCell;
-    use std::rc::Rc;
-
     const MEM: u32 = 0x8000_0000;
 
-    #[derive(Clone, Default)]
-    struct Shared(Rc<RefCell<Vec<u8>>>);
-    impl Write for Shared {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.borrow_mut().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
+    use super::Captured as Shared;
 
     struct Rig {
         host: Semihost,

@@ -19,7 +19,7 @@ use crate::machine::RunNotes;
 use crate::machine::{Limits, Machine};
 use crate::race_check::{Findings, Landmark, RaceCheck};
 use crate::report::{self, model::Finding};
-use crate::semihost::Semihost;
+use crate::semihost::{Captured, Semihost};
 use crate::source_map::SourceMap;
 use model::{Attempt, BytesDiff, Effect, LineDiff, Provoked, ProvokedFinding};
 use mxpsim_detector::event::{CacheOp, Pos, Range, Scope, Space};
@@ -30,9 +30,6 @@ use mxpsim_models::cpu::calls::CallTree;
 use mxpsim_models::schedule::{Directive, Happened, Probe, Schedule};
 use mxpsim_models::timeline::Recorder;
 use rayon::prelude::*;
-use std::cell::RefCell;
-use std::io::Write;
-use std::rc::Rc;
 
 /// Everything a run of the firmware needs; each run builds its own machine from it.
 pub struct Setup<'a> {
@@ -104,10 +101,11 @@ pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Resu
         last_invalidation: &last_invalidation,
         instruction: &instruction,
     };
-    let jobs: Vec<(usize, plan::Plan)> = chosen
+    let plans: Vec<Result<[plan::Plan; 2], String>> = chosen.iter().map(|(_, f)| plan::plans(f, &context)).collect();
+    let jobs: Vec<(usize, plan::Plan)> = plans
         .iter()
         .enumerate()
-        .filter_map(|(i, (_, f))| plan::plans(f, &context).ok().map(|p| (i, p)))
+        .filter_map(|(i, p)| p.as_ref().ok().map(|p| (i, p.clone())))
         .flat_map(|(i, plans)| plans.into_iter().map(move |p| (i, p)))
         .collect();
     // One machine per attempt, in parallel; the results come back in the jobs' order.
@@ -126,10 +124,10 @@ pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Resu
         .collect();
     let findings = chosen
         .into_iter()
+        .zip(plans)
         .enumerate()
-        .map(|(i, (number, finding))| {
-            let tried = plan::plans(&finding, &context)
-                .map(|_| attempts.iter().filter(|(j, _)| *j == i).map(|(_, a)| a.clone()).collect());
+        .map(|(i, ((number, finding), plans))| {
+            let tried = plans.map(|_| attempts.iter().filter(|(j, _)| *j == i).map(|(_, a)| a.clone()).collect());
             ProvokedFinding { number, finding, attempts: tried }
         })
         .collect();
@@ -157,7 +155,7 @@ fn probe_of(finding: &Finding) -> Option<Probe> {
 /// One run of the firmware, race checker on, under `schedule` if given, recording a timeline
 /// if `timeline` is given.
 fn run(setup: &Setup, schedule: Option<Schedule>, timeline: Option<Recorder>) -> (Capture, Findings, RunNotes) {
-    let console = SharedBuffer::default();
+    let console = Captured::default();
     let host = Semihost::new(
         Box::new(console.clone()),
         Box::new(console.clone()),
@@ -188,20 +186,6 @@ fn run(setup: &Setup, schedule: Option<Schedule>, timeline: Option<Recorder>) ->
     let console = console.0.borrow().clone();
     let dram_base = memory.dram_base;
     (Capture { console, timeline, end, instructions, dram_base, dram, scratchpad, schedule }, findings, notes)
-}
-
-/// The firmware's console, kept in memory.
-#[derive(Clone, Default)]
-struct SharedBuffer(Rc<RefCell<Vec<u8>>>);
-
-impl Write for SharedBuffer {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
 }
 
 /// An attempt's result next to the probing run.
