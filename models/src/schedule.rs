@@ -59,6 +59,12 @@ pub enum Directive {
     ReleaseAfter { line: u32, request: Pos },
     /// Just after the CPU node at `after`, the kept `line` is let go.
     LetGoAfter { line: u32, after: Pos },
+    /// Just before the CPU node at `before` (an uncached access), `line` is written back if
+    /// it is dirty (and a keep of it ends).
+    WriteBackBeforeAccess { line: u32, before: Pos },
+    /// Just after the CPU node at `after` (an uncached access), `line`'s clean bytes are read
+    /// again from memory, as a fill after an eviction would read them.
+    RefreshAfterAccess { line: u32, after: Pos },
 }
 
 /// What a directive did.
@@ -87,6 +93,12 @@ pub enum Happened {
     /// `second` (and the engine work due after it) waited from `cycle` on for the request of
     /// `first`.
     Waited { first: Pos, second: Pos, cycle: u64 },
+    /// `line`'s dirty bytes (`bytes`) went to memory at `cycle`, just before the CPU node at
+    /// `before`.
+    WroteBackBeforeAccess { line: u32, before: Pos, bytes: u32, cycle: u64 },
+    /// `line`'s clean bytes (`bytes`; `present`: it was cached) were read again at `cycle`,
+    /// just after the CPU node at `after`.
+    RefreshedAfterAccess { line: u32, after: Pos, present: bool, bytes: u32, cycle: u64 },
     /// `line`'s bytes were taken at `cycle`, just before the CPU node at `before` (`cached`:
     /// from the cache; else from memory, as a fill then would read them), and kept from then on.
     Filled { line: u32, before: Pos, cycle: u64, cached: bool },
@@ -132,6 +144,10 @@ pub struct Schedule {
     ordered: bool,
     /// (first, second) while `second` waits for `first`'s request.
     waiting: Option<(Pos, Pos)>,
+    /// The write-back before a CPU node has been made ([`Directive::WriteBackBeforeAccess`]).
+    written_back: bool,
+    /// The refresh after a CPU node has been made ([`Directive::RefreshAfterAccess`]).
+    refreshed: bool,
 }
 
 impl Schedule {
@@ -259,6 +275,28 @@ impl Schedule {
             Directive::LetGoAfter { line, after } if position >= after => Some(line),
             _ => None,
         })
+    }
+
+    /// The line to write back before the next CPU node, given the CPU nodes so far (once).
+    pub(crate) fn write_back_due(&mut self, position: Pos) -> Option<(u32, Pos)> {
+        let due = self.due(self.written_back, position, |d| match *d {
+            Directive::WriteBackBeforeAccess { line, before } => Some((line, before)),
+            _ => None,
+        });
+        self.written_back |= due.is_some();
+        due
+    }
+
+    /// The line to refresh now that the CPU has passed its node, given the CPU nodes so far
+    /// (once).
+    pub(crate) fn line_refresh_due(&mut self, position: Pos) -> Option<(u32, Pos)> {
+        let due = self.due(self.refreshed, position, |d| match *d {
+            // Due before the node after `after`.
+            Directive::RefreshAfterAccess { line, after } => Some((line, after + 1)),
+            _ => None,
+        });
+        self.refreshed |= due.is_some();
+        due.map(|(line, next)| (line, next - 1))
     }
 
     /// True once the kept line has been taken ([`Directive::KeepLine`]).

@@ -209,10 +209,12 @@ fn mark(h: &Happened) -> Option<(u32, u64, String)> {
         Happened::Released { cycle, .. } => (DMA, cycle, "provoke: hold released".to_string()),
         Happened::Hurried { cycle, scheduled: Some(_), .. } => (DMA, cycle, "provoke: hurried".to_string()),
         Happened::Hurried { .. } => return None,
-        Happened::WroteBack { line, cycle, bytes, .. } => {
+        Happened::WroteBack { line, cycle, bytes, .. } | Happened::WroteBackBeforeAccess { line, cycle, bytes, .. } => {
             (CACHE, cycle, format!("provoke: forced write-back {line:#010x} ({bytes} bytes)"))
         }
-        Happened::Refreshed { line, cycle, .. } => (CACHE, cycle, format!("provoke: refreshed {line:#010x}")),
+        Happened::Refreshed { line, cycle, .. } | Happened::RefreshedAfterAccess { line, cycle, .. } => {
+            (CACHE, cycle, format!("provoke: refreshed {line:#010x}"))
+        }
         Happened::Filled { line, cycle, .. } => (CACHE, cycle, format!("provoke: kept {line:#010x} from here")),
         Happened::Ordered { cycle, already: false, .. } => (VECTOR, cycle, "provoke: reordered the engine".to_string()),
         Happened::Ordered { .. } => return None,

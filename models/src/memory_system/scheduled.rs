@@ -33,6 +33,14 @@ impl<S: EventSink> MemorySystem<S> {
         if let Some(line) = schedule.let_go_due(position) {
             self.end_keep(&mut schedule, line, now);
         }
+        if let Some((line, before)) = schedule.write_back_due(position) {
+            let happened = |bytes| Happened::WroteBackBeforeAccess { line, before, bytes, cycle: now };
+            self.write_back_now(&mut schedule, line, now, happened);
+        }
+        if let Some((line, after)) = schedule.line_refresh_due(position) {
+            let (present, bytes) = self.refresh_now(line);
+            schedule.log(Happened::RefreshedAfterAccess { line, after, present, bytes, cycle: now });
+        }
         if let Some((request, before)) = schedule.hurry_due(position) {
             let scheduled = self.mxp.end_of(request);
             while self.mxp.end_of(request).is_some() && self.stop.is_none() {
@@ -92,11 +100,7 @@ impl<S: EventSink> MemorySystem<S> {
     fn apply_scheduled(&mut self, schedule: &mut Schedule, request: Pos, at: u64, now: u64) {
         debug_assert!(at <= now);
         for line in schedule.write_backs_before(request) {
-            let bytes = self.cache.as_mut().map_or(0, |cache| cache.clean_line(&mut self.dram, line));
-            schedule.log(Happened::WroteBack { line, request, bytes, cycle: at });
-            if schedule.keeps(line) {
-                self.end_keep(schedule, line, at);
-            }
+            self.write_back_now(schedule, line, at, |bytes| Happened::WroteBack { line, request, bytes, cycle: at });
         }
         self.probe(schedule, request, true);
         let (mxp, dram, sink) = (&mut self.mxp, &mut self.dram, &mut self.sink);
@@ -111,13 +115,28 @@ impl<S: EventSink> MemorySystem<S> {
         }
         self.probe(schedule, request, false);
         for line in schedule.refreshes_after(request) {
-            let refreshed = self.cache.as_mut().and_then(|cache| cache.refresh_line(&self.dram, line));
-            let (present, bytes) = (refreshed.is_some(), refreshed.unwrap_or(0));
+            let (present, bytes) = self.refresh_now(line);
             schedule.log(Happened::Refreshed { line, request, present, bytes, cycle: at });
         }
         for line in schedule.releases_after(request) {
             self.end_keep(schedule, line, at);
         }
+    }
+
+    /// Writes `line` back now if it is dirty, logs `happened` of how many bytes went, and ends
+    /// a keep of the line.
+    fn write_back_now(&mut self, schedule: &mut Schedule, line: u32, now: u64, happened: impl FnOnce(u32) -> Happened) {
+        let bytes = self.cache.as_mut().map_or(0, |cache| cache.clean_line(&mut self.dram, line));
+        schedule.log(happened(bytes));
+        if schedule.keeps(line) {
+            self.end_keep(schedule, line, now);
+        }
+    }
+
+    /// Reads `line`'s clean bytes again from memory: whether it was cached, and how many.
+    fn refresh_now(&mut self, line: u32) -> (bool, u32) {
+        let refreshed = self.cache.as_mut().and_then(|cache| cache.refresh_line(&self.dram, line));
+        (refreshed.is_some(), refreshed.unwrap_or(0))
     }
 
     fn end_keep(&mut self, schedule: &mut Schedule, line: u32, now: u64) {

@@ -217,6 +217,12 @@ fn realised(directives: &[Directive], happened: &[Happened]) -> bool {
             happened.iter().any(|h| matches!(h, Happened::WroteBack { bytes, .. } if *bytes > 0))
         }
         Directive::RefreshAfter { .. } => happened.iter().any(|h| matches!(h, Happened::Refreshed { .. })),
+        Directive::WriteBackBeforeAccess { .. } => {
+            happened.iter().any(|h| matches!(h, Happened::WroteBackBeforeAccess { bytes, .. } if *bytes > 0))
+        }
+        Directive::RefreshAfterAccess { .. } => {
+            happened.iter().any(|h| matches!(h, Happened::RefreshedAfterAccess { .. }))
+        }
         Directive::KeepLine { .. } => happened.iter().any(|h| matches!(h, Happened::KeptLine { .. })),
         Directive::EngineFirst { .. } => happened.iter().any(|h| matches!(h, Happened::Ordered { .. })),
         Directive::ReleaseAfter { .. } | Directive::LetGoAfter { .. } => {

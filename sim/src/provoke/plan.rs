@@ -24,8 +24,12 @@
 //!
 //! Two engine nodes of the two queues: the one to go first takes effect (with what must precede
 //! it in its queue and by the interlocks) just before the other would, waiting for its request
-//! if need be. Races between the cache and the CPU's uncached accesses have no plan yet:
-//! [`plans`] says so.
+//! if need be.
+//!
+//! A cache node and a CPU access `U` at `q` that bypasses the cache (`--race-uncached`): the
+//! write-back is kept as above and written back just before `q`, or let go just after it; the
+//! fill is the one right after the line's last flush or invalidate, kept until its access, or
+//! one made again just after `q`.
 
 use crate::report::model::Finding;
 use mxpsim_detector::event::{Pos, WriteBack};
@@ -69,17 +73,45 @@ pub fn plans(finding: &Finding, context: &Context) -> Result<[Plan; 2], String> 
                 Plan { first: 1, directives: vec![order(b, a)] },
             ]);
         }
-        (false, false) => {
-            return Err(
-                "a race between the cache and the CPU's uncached accesses: no schedule control for it yet".into()
-            )
-        }
+        (false, false) => return uncached_plans(a, b, context),
     };
     let other_first = other_before(engine, other, context)?;
     let engine_first = engine_before(engine, other, context)?;
     let other_side = 1 - engine_side;
     let mut plans =
         [Plan { first: other_side, directives: other_first }, Plan { first: engine_side, directives: engine_first }];
+    plans.sort_by_key(|p| p.first);
+    Ok(plans)
+}
+
+/// The two plans of a race between a cache node and a CPU access that bypasses the cache.
+fn uncached_plans(a: &RaceNode, b: &RaceNode, context: &Context) -> Result<[Plan; 2], String> {
+    let (cache, access, cache_side) = match (a.id.kind.is_cache(), b.id.kind.is_cache()) {
+        (true, false) => (a, b, 0),
+        (false, true) => (b, a, 1),
+        _ => return Err(format!("a race between a {} node and a {} node has no plan", a.id.kind, b.id.kind)),
+    };
+    let line = line_of(cache)?;
+    let (first, last) = (context.instruction)(access.id.pos);
+    let (cache_first, access_first) = match cache.id.kind {
+        NodeKind::WriteBack => {
+            let keep = keep(cache, line, context);
+            let write_back = Directive::WriteBackBeforeAccess { line, before: first };
+            (vec![keep.clone(), write_back], vec![keep, Directive::LetGoAfter { line, after: last }])
+        }
+        _ => {
+            // The fill right after the line's last flush or invalidate, kept until its
+            // access; or a fill again right after the uncached access.
+            let (_, fill_last) = (context.instruction)(cache.id.pos);
+            let keep = Directive::KeepLine { line, from: cache.pred + 1 };
+            let refresh = Directive::RefreshAfterAccess { line, after: last };
+            (vec![keep, Directive::LetGoAfter { line, after: fill_last }], vec![refresh])
+        }
+    };
+    let mut plans = [
+        Plan { first: cache_side, directives: cache_first },
+        Plan { first: 1 - cache_side, directives: access_first },
+    ];
     plans.sort_by_key(|p| p.first);
     Ok(plans)
 }

@@ -161,14 +161,19 @@ fn side_other(f: &Finding, request: Pos) -> String {
 
 /// What one directive did, in a sentence.
 pub fn happened(h: &Happened, f: &Finding) -> String {
-    let e = f.sides.iter().position(|s| s.kind.is_engine()).expect("a provoked finding has an engine side");
+    // The side the directives move the cache or the engine around: the engine node, or the
+    // CPU access that bypasses the cache (`--race-uncached`).
+    let e = f.sides.iter().position(|s| s.kind.is_engine()).unwrap_or_else(|| {
+        f.sides.iter().position(|s| !s.kind.is_cache()).expect("a provoked finding has a side that is no cache node")
+    });
     let (engine, other) = (&f.sides[e], &f.sides[1 - e]);
     let node = format!("{} (the {})", ["A", "B"][e], kind_words(engine.kind));
-    // The CPU nodes directives name: the other side's access, the landmark that ends its
-    // interval, or (a fill) the node after the line's last flush or invalidate.
+    // The CPU nodes directives name: either side's access, the landmark that ends the other
+    // side's interval, or (a fill) the node after the line's last flush or invalidate.
     let until = |pos| match other.end.as_ref() {
         Some(end) if other.node.succ == Some(pos) && other.node.id.pos != pos => landmark(end),
         _ if other.node.id.pos == pos => format!("the access in {}", short(&other.site)),
+        _ if engine.node.id.pos == pos && !engine.kind.is_engine() => node.clone(),
         _ => format!("CPU node {pos}"),
     };
     match *h {
@@ -196,6 +201,23 @@ pub fn happened(h: &Happened, f: &Finding) -> String {
         Happened::Refreshed { line, bytes, cycle, .. } => format!(
             "read line {line:#010x}'s {bytes} clean byte{} again at cycle {cycle}, just after {node}, as a fill after an eviction would",
             plural(bytes as u64)
+        ),
+        Happened::WroteBackBeforeAccess { line, bytes: 0, cycle, before } => {
+            format!("line {line:#010x} was not dirty at cycle {cycle}, just before {}", until(before))
+        }
+        Happened::WroteBackBeforeAccess { line, bytes, cycle, before } => format!(
+            "wrote back line {line:#010x} ({bytes} byte{}) at cycle {cycle}, just before {}",
+            plural(bytes as u64),
+            until(before)
+        ),
+        Happened::RefreshedAfterAccess { line, present: false, cycle, after, .. } => format!(
+            "line {line:#010x} was not cached at cycle {cycle}, just after {}: the next access fills it",
+            until(after)
+        ),
+        Happened::RefreshedAfterAccess { line, bytes, cycle, after, .. } => format!(
+            "read line {line:#010x}'s {bytes} clean byte{} again at cycle {cycle}, just after {}, as a fill after an eviction would",
+            plural(bytes as u64),
+            until(after)
         ),
         Happened::Ordered { first, cycle, already: false, .. } => {
             format!("made {} take effect at cycle {cycle}, just before {}", side_at(f, first), side_other(f, first))
