@@ -14,7 +14,8 @@
  * Operations (offsets and lengths in decimal):
  *   L<w><off>.<len>   load  (w: c cached DRAM, u uncached DRAM, s scratchpad)
  *   S<w><off>.<len>   store: byte i of the store at position k is 0x80 | k << 2 | i
- *   M<o><l>           maintenance (o: c clean, f flush, i inval; l: line 0, 1 or a for all)
+ *   M<o><l>           maintenance (o: c clean, f flush, i inval; l: line 0, 1 or a for all;
+ *                     inval of all: of the two lines, one after the other)
  *   Dv<h>.<s>.<n>     vbx_dma_to_vector(sp + s, dram + h, n)
  *   Dh<h>.<s>.<n>     vbx_dma_to_host(dram + h, sp + s, n)
  *   V<src>.<dst>.<n>  vbx(SVB, VADD, sp + dst, 0x40, sp + src) over n bytes
@@ -93,22 +94,25 @@ static inline __attribute__((always_inline)) void store(volatile uint8_t *p, int
 
 static inline __attribute__((always_inline)) void maintain(char o, char l)
 {
-    if (l == 'a') {
+    if (l == 'a' && o == 'i') {
+        /* Not the whole cache: that would drop this program's own dirty lines (the stack,
+         * `loaded`). The machine's "all lines" are its two. */
+        mxpsim_cbo_inval(region);
+        mxpsim_cbo_inval(region + BLOCK);
+    } else if (l == 'a') {
         if (o == 'c')
             mxpsim_dcache_clean_all();
-        else if (o == 'f')
-            mxpsim_dcache_flush_all();
         else
-            mxpsim_dcache_inval_all();
-        return;
+            mxpsim_dcache_flush_all();
+    } else {
+        const uint8_t *p = region + (l - '0') * BLOCK;
+        if (o == 'c')
+            mxpsim_cbo_clean(p);
+        else if (o == 'f')
+            mxpsim_cbo_flush(p);
+        else
+            mxpsim_cbo_inval(p);
     }
-    const uint8_t *p = region + (l - '0') * BLOCK;
-    if (o == 'c')
-        mxpsim_cbo_clean(p);
-    else if (o == 'f')
-        mxpsim_cbo_flush(p);
-    else
-        mxpsim_cbo_inval(p);
 }
 
 /* Operation `op` at position k. */

@@ -20,15 +20,25 @@
  *     read.
  * Neither cached access touches the racing bytes: the cure is padding to the line size
  * (VBX_CPU_DCACHE_LINE_SIZE=64).
+ * The default run already loses s: the line is filled at the header store, after the
+ * back-pointer store and before the fill of s, and its write-back at the final flush puts
+ * s's old zeros back ("s[3] = 0"). provoke (whole-line write-back, the default):
+ *  - uw/alloc, uncached store first: the line is not cached then, the header store fills
+ *    it as by default: benign. Fill first (right after vbx_uncached_malloc's flush, kept
+ *    until the header store): the write-back carries the back-pointer's old bytes, so
+ *    memory at L+12 differs, the output does not: silent corruption.
+ *  - uw/wb, uncached fill of s first (the same early fill kept until after it): the same
+ *    back-pointer loss, s as by default: silent corruption. Write-back first (just before
+ *    the fill of s): s's stores stay, "s[3] = 4": harmful.
  *
  * qemu: skip (needs the MXP)
  * expect-exit: 0
  * race-check: --cache line=64 --race-uncached
  * expect-findings: 2
  * expect-finding: uw/alloc a=@shared b=@next object=heap fix=align
- * expect-provoke: uw/alloc not-tried
+ * expect-provoke: uw/alloc a-before-b=benign b-before-a=silent-corruption
  * expect-finding: uw/wb a=@fill b=@next object=heap fix=align
- * expect-provoke: uw/wb not-tried
+ * expect-provoke: uw/wb a-before-b=silent-corruption b-before-a=harmful
  */
 #include <unistd.h>
 

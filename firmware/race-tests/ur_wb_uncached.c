@@ -12,7 +12,9 @@
  * race-check: --race-uncached
  * expect-findings: 1
  * expect-finding: ur/wb a=@peek b=@store object=buf fix=flush
- * expect-provoke: ur/wb not-tried
+ * expect-provoke: ur/wb a-before-b=benign b-before-a=harmful
+ *   (the default run reads before any write-back: "uncached 0"; written back just before the
+ *   read, it reads 5)
  */
 #include "vbx.h"
 #include "vbx_port.h"

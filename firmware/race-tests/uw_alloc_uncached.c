@@ -11,7 +11,9 @@
  * race-check: --race-uncached
  * expect-findings: 1
  * expect-finding: uw/alloc a=@uwrite b=@reread object=buf fix=invalidate
- * expect-provoke: uw/alloc not-tried
+ * expect-provoke: uw/alloc a-before-b=harmful b-before-a=benign
+ *   (the line stays cached from the first read: "then 0"; filled again just after the
+ *   uncached write, the second read gives 9; kept from the flush-all on, 0 as by default)
  */
 #include "vbx.h"
 #include "vbx_port.h"

@@ -10,7 +10,9 @@
  * race-check: --race-uncached
  * expect-findings: 1
  * expect-finding: uw/wb a=@uwrite b=@store object=buf fix=flush
- * expect-provoke: uw/wb not-tried
+ * expect-provoke: uw/wb a-before-b=benign b-before-a=harmful
+ *   (the default run writes the line back at the flush, after the uncached store:
+ *   "buf[4] = 1"; written back just before it, the uncached store stays: 2)
  */
 #include "vbx.h"
 #include "vbx_port.h"

@@ -393,6 +393,11 @@ struct ProvokeArgs {
     #[arg(long, conflicts_with = "races")]
     all: bool,
 
+    /// Try at most N of a finding's races (site pair and cache line), in the detector's
+    /// order, until one changes the outcome; 0: all of them.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    tries: usize,
+
     /// Stop each run after N instructions (default for the re-runs: ten times the first
     /// run's, plus ten million: a schedule may send the firmware into a loop).
     #[arg(long, value_name = "N")]
@@ -456,7 +461,8 @@ fn provoke(args: &ProvokeArgs) -> Result<u8, Fatal> {
         timeline::recorder(args.timeline_window.as_deref()).map_err(|e| Fatal(Failure::Usage, e))?;
     }
     let timeline = args.timeline.as_ref().map(|_| args.timeline_window.clone());
-    let setup = crate::provoke::Setup { config: &config, image: &image, cmdline, limits, detector, timeline };
+    let tries = (args.tries > 0).then_some(args.tries);
+    let setup = crate::provoke::Setup { config: &config, image: &image, cmdline, limits, detector, timeline, tries };
     let selection = match args.races.is_empty() {
         true => crate::provoke::Selection::All,
         false => crate::provoke::Selection::Numbers(args.races.clone()),

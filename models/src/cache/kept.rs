@@ -195,19 +195,41 @@ impl Cache {
         summary
     }
 
+    /// Under whole-line write-back a dirty line is filled again only after its write-back:
+    /// [`Cache::refresh_line`] does not change it. This writes such a line back (a schedule
+    /// does it before the engine node after which it refreshes the line) and returns the
+    /// bytes written; 0 under byte-granular write-back or if the line is clean or not cached.
+    pub fn write_back_to_refill(&mut self, mem: &mut Dram, line: u32) -> u32 {
+        match self.writeback_granularity {
+            WriteBack::Line => self.clean_line(mem, line),
+            WriteBack::DirtyBytes => 0,
+        }
+    }
+
     /// Reads `line`'s clean bytes again from memory, as a fill after an eviction would
     /// (under whole-line write-back a dirty line's write-back would put its clean bytes in
-    /// memory first, so only a clean line changes). Returns `None` if it is not cached, else
-    /// the bytes read.
+    /// memory first, so only a clean line changes: see [`Cache::write_back_to_refill`]).
+    /// Returns `None` if it is not cached, else the bytes read.
     pub fn refresh_line(&mut self, mem: &Dram, line: u32) -> Option<u32> {
         let line = self.line_of(line);
         let slot = self.lookup(line)?;
-        let mask = self.dirty[slot as usize];
+        // Dirty as far as the data goes: bytes written early are clean.
+        let data = self.line_data(slot, line);
+        let timing = self.dirty[slot as usize];
+        let ours = self.kept.as_mut().filter(|k| k.line == line);
+        let mask = ours.as_ref().map_or(timing, |k| or(&k.unwritten(&timing, &data), &k.data_dirty));
         if mask != EMPTY && self.writeback_granularity == WriteBack::Line {
             return Some(0);
         }
         let mut fresh = vec![0; self.line as usize];
         mem.read_bytes(line, &mut fresh).expect("the memory system only caches DRAM addresses");
+        // Bytes written early that the slot still times as dirty now hold memory's values:
+        // its later write-back must still skip them.
+        if let Some((values, _)) = ours.and_then(|k| k.written.as_mut()) {
+            for (b, value) in values.iter_mut().enumerate().filter(|(b, _)| !bit(&mask, *b)) {
+                *value = fresh[b];
+            }
+        }
         let base = self.data_offset(slot, line);
         let mut read = 0;
         for (b, byte) in fresh.into_iter().enumerate() {

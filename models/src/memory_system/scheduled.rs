@@ -102,6 +102,14 @@ impl<S: EventSink> MemorySystem<S> {
         for line in schedule.write_backs_before(request) {
             self.write_back_now(schedule, line, at, |bytes| Happened::WroteBack { line, request, bytes, cycle: at });
         }
+        // A line to fill again just after the node, under whole-line write-back: its
+        // write-back first, just before the node (its interval is open: the line is dirty).
+        for line in schedule.refreshes_after(request) {
+            let bytes = self.cache.as_mut().map_or(0, |cache| cache.write_back_to_refill(&mut self.dram, line));
+            if bytes > 0 {
+                schedule.log(Happened::WroteBack { line, request, bytes, cycle: at });
+            }
+        }
         self.probe(schedule, request, true);
         let (mxp, dram, sink) = (&mut self.mxp, &mut self.dram, &mut self.sink);
         let result = mxp.apply_request(request, at, dram, &mut |event| {

@@ -28,6 +28,9 @@ fn finding(f: &ProvokedFinding) -> Value {
     json!({
         "number": f.number,
         "finding": report::json::finding(&f.finding),
+        "race": f.race + 1,
+        "races": f.races,
+        "races_tried": f.tried,
         "verdict": f.verdict(),
         "not_tried": f.attempts.as_ref().err(),
         "attempts": f.attempts.as_ref().map_or_else(|_| Vec::new(), |a| a.iter().map(|a| attempt(f, a)).collect()),

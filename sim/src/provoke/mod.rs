@@ -21,7 +21,7 @@ use crate::race_check::{Findings, Landmark, RaceCheck};
 use crate::report::{self, model::Finding};
 use crate::semihost::{Captured, Semihost};
 use crate::source_map::SourceMap;
-use model::{Attempt, BytesDiff, Effect, LineDiff, Provoked, ProvokedFinding};
+use model::{Attempt, BytesDiff, Effect, LineDiff, Provoked, ProvokedFinding, Verdict};
 use mxpsim_detector::event::{CacheOp, Pos, Range, Scope, Space};
 use mxpsim_detector::node::NodeKind;
 use mxpsim_detector::Config as DetectorConfig;
@@ -41,6 +41,9 @@ pub struct Setup<'a> {
     /// Record a timeline of the re-runs of the first finding chosen, over this window
     /// (`--timeline-window`; `Some(None)`: the whole run).
     pub timeline: Option<Option<String>>,
+    /// How many of a finding's races (site pair and line) are tried, in the detector's order,
+    /// until one changes the outcome (`None`: all).
+    pub tries: Option<usize>,
 }
 
 /// Which findings to provoke.
@@ -87,7 +90,12 @@ pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Resu
     let mut limits = setup.limits.clone();
     limits.max_insns = limits.max_insns.or(Some(first.instructions.saturating_mul(10).saturating_add(10_000_000)));
     let setup = &Setup { limits, cmdline: setup.cmdline.clone(), timeline: setup.timeline.clone(), ..*setup };
-    let probes: Vec<Probe> = chosen.iter().filter_map(|(_, f)| probe_of(f)).collect();
+    // The races each finding may try, as findings of their own.
+    let races: Vec<Vec<Finding>> = chosen
+        .iter()
+        .map(|(_, f)| (0..f.races.len().min(setup.tries.unwrap_or(usize::MAX))).map(|k| with_race(f, k)).collect())
+        .collect();
+    let probes: Vec<Probe> = races.iter().flatten().filter_map(probe_of).collect();
     let (baseline, ..) = run(setup, Some(Schedule::new(Vec::new(), probes)), None);
     let last_invalidation = |line: u32, before: Pos| last_invalidation(&findings, line, before);
     let halves = &findings.second_halves;
@@ -101,37 +109,66 @@ pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Resu
         last_invalidation: &last_invalidation,
         instruction: &instruction,
     };
-    let plans: Vec<Result<[plan::Plan; 2], String>> = chosen.iter().map(|(_, f)| plan::plans(f, &context)).collect();
-    let jobs: Vec<(usize, plan::Plan)> = plans
-        .iter()
-        .enumerate()
-        .filter_map(|(i, p)| p.as_ref().ok().map(|p| (i, p.clone())))
-        .flat_map(|(i, plans)| plans.into_iter().map(move |p| (i, p)))
-        .collect();
-    // One machine per attempt, in parallel; the results come back in the jobs' order.
-    let attempts: Vec<(usize, Attempt)> = jobs
-        .into_par_iter()
-        .map(|(i, plan)| {
-            let finding = &chosen[i].1;
-            let schedule = Schedule::new(plan.directives.clone(), probe_of(finding).into_iter().collect());
-            let recorder = match (&setup.timeline, i) {
-                (Some(window), 0) => Some(crate::timeline::recorder(window.as_deref()).expect("checked by the caller")),
-                _ => None,
-            };
-            let (capture, ..) = run(setup, Some(schedule), recorder);
-            (i, attempt(plan, finding, &baseline, capture))
-        })
-        .collect();
+    // Round k tries the k-th race of every finding none of whose earlier races changed the
+    // outcome; the attempts of a round run in parallel, one machine each.
+    let mut tried: Vec<Vec<Result<Vec<Attempt>, String>>> = vec![Vec::new(); chosen.len()];
+    for k in 0.. {
+        let changed = |results: &[Result<Vec<Attempt>, String>]| {
+            results.iter().flatten().flatten().any(|a| a.effect.verdict() != Verdict::Benign)
+        };
+        let round: Vec<(usize, Result<[plan::Plan; 2], String>)> = (0..chosen.len())
+            .filter(|&i| k < races[i].len() && !changed(&tried[i]))
+            .map(|i| (i, plan::plans(&races[i][k], &context)))
+            .collect();
+        if round.is_empty() {
+            break;
+        }
+        let jobs: Vec<(usize, plan::Plan)> = round
+            .iter()
+            .filter_map(|(i, p)| p.as_ref().ok().map(|p| (*i, p.clone())))
+            .flat_map(|(i, plans)| plans.into_iter().map(move |p| (i, p)))
+            .collect();
+        let attempts: Vec<(usize, Attempt)> = jobs
+            .into_par_iter()
+            .map(|(i, plan)| {
+                let race = &races[i][k];
+                let schedule = Schedule::new(plan.directives.clone(), probe_of(race).into_iter().collect());
+                let recorder = match (&setup.timeline, i) {
+                    (Some(window), 0) => Some(crate::timeline::recorder(window.as_deref()).expect("checked by the caller")),
+                    _ => None,
+                };
+                let (capture, ..) = run(setup, Some(schedule), recorder);
+                (i, attempt(plan, race, &baseline, capture))
+            })
+            .collect();
+        for (i, plans) in round {
+            let mine = plans.map(|_| attempts.iter().filter(|(j, _)| *j == i).map(|(_, a)| a.clone()).collect());
+            tried[i].push(mine);
+        }
+    }
     let findings = chosen
         .into_iter()
-        .zip(plans)
-        .enumerate()
-        .map(|(i, ((number, finding), plans))| {
-            let tried = plans.map(|_| attempts.iter().filter(|(j, _)| *j == i).map(|(_, a)| a.clone()).collect());
-            ProvokedFinding { number, finding, attempts: tried }
+        .zip(races)
+        .zip(tried)
+        .map(|(((number, finding), mut races), tried)| {
+            // The race shown: the first with the worst effect (or the first, if none could be tried).
+            let verdict = |r: &Result<Vec<Attempt>, String>| {
+                r.as_ref().ok().and_then(|a| a.iter().map(|a| a.effect.verdict()).max())
+            };
+            let worst = tried.iter().map(verdict).max().flatten();
+            let race = tried.iter().position(|r| verdict(r) == worst).unwrap_or(0);
+            let attempts = tried.get(race).cloned().unwrap_or_else(|| Err("the finding has no race".into()));
+            let shown = if races.is_empty() { finding.clone() } else { races.swap_remove(race) };
+            ProvokedFinding { number, finding: shown, attempts, race, races: finding.races.len(), tried: tried.len() }
         })
         .collect();
     Ok(Provoked { first_end: first.end, findings_total: total, findings })
+}
+
+/// The finding as its `k`-th race alone: that race's sides and racing bytes.
+fn with_race(finding: &Finding, k: usize) -> Finding {
+    let race = &finding.races[k];
+    Finding { sides: race.sides.clone(), bytes: race.bytes.clone(), ..finding.clone() }
 }
 
 /// The position of the latest flush or invalidate of `line` (or of the whole cache) before

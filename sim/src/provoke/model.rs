@@ -24,8 +24,15 @@ pub struct Provoked {
 pub struct ProvokedFinding {
     /// 1-based, as the race report numbers it.
     pub number: usize,
+    /// The finding, with the sides and racing bytes of the race shown (`race`).
     pub finding: Finding,
-    /// The two orders tried (side A first, side B first), or why none could be.
+    /// The race of the finding whose attempts are shown (0-based, in the detector's order):
+    /// the first with the worst effect of those tried.
+    pub race: usize,
+    /// The finding's races, and how many were tried (in order, until one changed the outcome).
+    pub races: usize,
+    pub tried: usize,
+    /// The two orders tried for that race (side A first, side B first), or why none could be.
     pub attempts: Result<Vec<Attempt>, String>,
 }
 

@@ -45,6 +45,15 @@ fn finding(out: &mut String, pf: &ProvokedFinding) {
     let _ = writeln!(out, "finding {}: {} ({})", pf.number, title(f), f.class());
     let _ = writeln!(out, "  A: {}", side_name(&f.sides[0]));
     let _ = writeln!(out, "  B: {}", side_name(&f.sides[1]));
+    if pf.races > 1 {
+        let _ = writeln!(
+            out,
+            "  race {} of its {} (site pair and line); {} tried, in order, until one changed the outcome",
+            pf.race + 1,
+            pf.races,
+            pf.tried
+        );
+    }
     let attempts = match &pf.attempts {
         Ok(a) => a,
         Err(why) => {

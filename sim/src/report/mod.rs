@@ -233,6 +233,8 @@ impl Builder<'_> {
             }
         }
         let fix = Self::fix(&sides, &why, &bytes_all);
+        let races =
+            members.iter().map(|(e, sides)| FoldedRace { sides: sides.clone(), bytes: e.bytes.clone() }).collect();
         Finding {
             space: race.space,
             sides,
@@ -244,6 +246,7 @@ impl Builder<'_> {
             line,
             why,
             fix,
+            races,
         }
     }
 

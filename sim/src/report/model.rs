@@ -57,6 +57,17 @@ pub struct Finding {
     pub why: [Ordering; 2],
     /// What to change.
     pub fix: Fix,
+    /// Every race folded in (each distinct site pair and line, at its first occurrence), in
+    /// the detector's order: `races[0]` is the one `sides` come from. `mxpsim provoke` tries
+    /// them in turn.
+    pub races: Vec<FoldedRace>,
+}
+
+/// One race of a finding: its two sides and its racing bytes.
+#[derive(Clone, Debug)]
+pub struct FoldedRace {
+    pub sides: [Side; 2],
+    pub bytes: Vec<Range>,
 }
 
 impl Finding {
