@@ -4,16 +4,20 @@
  * filled, with no flush before the helper: wb/dma_r three times. The DMA's top user frame is
  * the line in the helper for all three, but the stores are three different lines of main:
  * THREE findings, one per (store line, helper line). Each buffer owns its lines.
+ * provoke: each finding is two races, one per 32-byte line of its buffer. By default the
+ * DMA reads zeros (the lines are still dirty in the cache): "0 0 0". The line of buf[8..15]
+ * written back first makes the DMA read buf[15], which the program prints (15, 30, 45):
+ * harmful; the DMA first is the default order: benign.
  *
  * qemu: skip (needs the MXP)
  * expect-exit: 0
  * expect-findings: 3
  * expect-finding: wb/dma_r a=@fill_a b=@dma object=a_buf fix=flush
- * expect-provoke: wb/dma_r a-before-b=silent-corruption b-before-a=benign
+ * expect-provoke: wb/dma_r a-before-b=harmful b-before-a=benign
  * expect-finding: wb/dma_r a=@fill_b b=@dma object=b_buf fix=flush
- * expect-provoke: wb/dma_r a-before-b=silent-corruption b-before-a=benign
+ * expect-provoke: wb/dma_r a-before-b=harmful b-before-a=benign
  * expect-finding: wb/dma_r a=@fill_c b=@dma object=c_buf fix=flush
- * expect-provoke: wb/dma_r a-before-b=silent-corruption b-before-a=benign
+ * expect-provoke: wb/dma_r a-before-b=harmful b-before-a=benign
  */
 #include "vbx.h"
 #include "vbx_port.h"

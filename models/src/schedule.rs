@@ -63,7 +63,8 @@ pub enum Directive {
     /// it is dirty (and a keep of it ends).
     WriteBackBeforeAccess { line: u32, before: Pos },
     /// Just after the CPU node at `after` (an uncached access), `line`'s clean bytes are read
-    /// again from memory, as a fill after an eviction would read them.
+    /// again from memory, as a fill after an eviction would read them (under whole-line
+    /// write-back, a dirty line is written back just before that node, so that it can be).
     RefreshAfterAccess { line: u32, after: Pos },
 }
 
@@ -94,7 +95,8 @@ pub enum Happened {
     /// `first`.
     Waited { first: Pos, second: Pos, cycle: u64 },
     /// `line`'s dirty bytes (`bytes`) went to memory at `cycle`, just before the CPU node at
-    /// `before`.
+    /// `before` ([`Directive::WriteBackBeforeAccess`]; or, if dirty, for
+    /// [`Directive::RefreshAfterAccess`] under whole-line write-back).
     WroteBackBeforeAccess { line: u32, before: Pos, bytes: u32, cycle: u64 },
     /// `line`'s clean bytes (`bytes`; `present`: it was cached) were read again at `cycle`,
     /// just after the CPU node at `after`.
@@ -146,8 +148,10 @@ pub struct Schedule {
     waiting: Option<(Pos, Pos)>,
     /// The write-back before a CPU node has been made ([`Directive::WriteBackBeforeAccess`]).
     written_back: bool,
-    /// The refresh after a CPU node has been made ([`Directive::RefreshAfterAccess`]).
+    /// The refresh after a CPU node has been made ([`Directive::RefreshAfterAccess`]), and
+    /// the write-back before that node it needs under whole-line write-back.
     refreshed: bool,
+    refill_written_back: bool,
 }
 
 impl Schedule {
@@ -285,6 +289,17 @@ impl Schedule {
         });
         self.written_back |= due.is_some();
         due
+    }
+
+    /// The line to refresh after the next CPU node, given the CPU nodes so far (once): under
+    /// whole-line write-back it is written back before that node.
+    pub(crate) fn refill_write_back_due(&mut self, position: Pos) -> Option<u32> {
+        let due = self.due(self.refill_written_back, position, |d| match *d {
+            Directive::RefreshAfterAccess { line, after } => Some((line, after)),
+            _ => None,
+        });
+        self.refill_written_back |= due.is_some();
+        due.map(|(line, _)| line)
     }
 
     /// The line to refresh now that the CPU has passed its node, given the CPU nodes so far

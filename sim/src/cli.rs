@@ -394,7 +394,7 @@ struct ProvokeArgs {
     all: bool,
 
     /// Try at most N of a finding's races (site pair and cache line), in the detector's
-    /// order, until one changes the outcome; 0: all of them.
+    /// order, until one changes the output or the exit status (harmful); 0: all of them.
     #[arg(long, value_name = "N", default_value_t = 8)]
     tries: usize,
 

@@ -42,7 +42,7 @@ pub struct Setup<'a> {
     /// (`--timeline-window`; `Some(None)`: the whole run).
     pub timeline: Option<Option<String>>,
     /// How many of a finding's races (site pair and line) are tried, in the detector's order,
-    /// until one changes the outcome (`None`: all).
+    /// until one changes the output or exit status (`None`: all).
     pub tries: Option<usize>,
 }
 
@@ -110,11 +110,12 @@ pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Resu
         instruction: &instruction,
     };
     // Round k tries the k-th race of every finding none of whose earlier races changed the
-    // outcome; the attempts of a round run in parallel, one machine each.
+    // program's output or exit status (harmful); the attempts of a round run in parallel, one
+    // machine each.
     let mut tried: Vec<Vec<Result<Vec<Attempt>, String>>> = vec![Vec::new(); chosen.len()];
     for k in 0.. {
         let changed = |results: &[Result<Vec<Attempt>, String>]| {
-            results.iter().flatten().flatten().any(|a| a.effect.verdict() != Verdict::Benign)
+            results.iter().flatten().flatten().any(|a| a.effect.verdict() == Verdict::Harmful)
         };
         let round: Vec<(usize, Result<[plan::Plan; 2], String>)> = (0..chosen.len())
             .filter(|&i| k < races[i].len() && !changed(&tried[i]))

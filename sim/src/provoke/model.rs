@@ -29,7 +29,7 @@ pub struct ProvokedFinding {
     /// The race of the finding whose attempts are shown (0-based, in the detector's order):
     /// the first with the worst effect of those tried.
     pub race: usize,
-    /// The finding's races, and how many were tried (in order, until one changed the outcome).
+    /// The finding's races, and how many were tried (in order, until one changed the output or exit status).
     pub races: usize,
     pub tried: usize,
     /// The two orders tried for that race (side A first, side B first), or why none could be.

@@ -9,7 +9,7 @@
 //! | other side `X` | `X` before `E` | `E` before `X` |
 //! |---|---|---|
 //! | CPU access at `q` | hold `E` until the CPU has passed `q` | hurry `E` before `q` |
-//! | write-back of `L`, store at `p`, next clean at `s` | keep `L`, write it back just before `E` (and if `E` was requested before the store, hold it past `p`, until just before `s` or `t`) | keep `L` until `E` has taken effect, then let it go (and hurry `E` before `s`) |
+//! | write-back of `L`, store at `p`, next clean at `s` | keep `L`, write it back just before `E` (holding `E` past `p` and until just before `s` or `t`, whichever comes first) | keep `L` until `E` has taken effect, then let it go (and hurry `E` before `s`) |
 //! | fill of `L` for the access at `q`, last flush/inval at `v` | keep `L` from right after `v` until `q` (hold `E` past `v` if it was requested before) | hurry `E` before `q` and read `L`'s clean bytes again just after `E` |
 //!
 //! "Before `q`" and "after `q`" mean the whole instruction of `q`: an AMO is two nodes, a read
@@ -127,13 +127,13 @@ fn other_before(e: &RaceNode, x: &RaceNode, context: &Context) -> Result<Vec<Dir
             if context.write_back == WriteBack::Line {
                 directives.push(keep(x, line, context));
             }
-            // Requested before the store that dirtied the line: it waits for that store, and
-            // as long as both intervals allow (until just before the line's clean or the
-            // engine node's sync, whichever comes first), so that the write-back carries
+            // The engine node waits for the store that dirtied the line (if requested before
+            // it), and as long as both intervals allow: until just before the line's clean or
+            // the engine node's sync, whichever comes first, so that the write-back carries
             // every store of the line's dirty epoch up to there, not only the first.
-            if x.id.pos > request {
-                let end = [x.succ, e.succ].into_iter().flatten().min();
-                let after = end.map_or(last, |end| (context.instruction)(end - 1).1.max(last));
+            let end = [x.succ, e.succ].into_iter().flatten().min();
+            let after = end.map_or(last, |end| (context.instruction)(end - 1).1.max(last));
+            if after > request {
                 directives.push(Directive::HoldEngine { request, after });
             }
             directives.push(Directive::WriteBackBefore { line, request });

@@ -48,7 +48,7 @@ fn finding(out: &mut String, pf: &ProvokedFinding) {
     if pf.races > 1 {
         let _ = writeln!(
             out,
-            "  race {} of its {} (site pair and line); {} tried, in order, until one changed the outcome",
+            "  race {} of its {} (site pair and line); {} tried, in order, until one changed the output or exit status",
             pf.race + 1,
             pf.races,
             pf.tried
