@@ -219,3 +219,23 @@ fn a_race_number_that_is_no_finding_is_refused() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--race 5: the first run has 1 finding(s)"), "{}", stderr(&o));
 }
+
+/// `run --race-check --provoke`: the run as usual (console on standard output, race report
+/// and exit status 66), then on standard error exactly what `mxpsim provoke` prints.
+#[test]
+fn run_with_provoke_appends_the_provoke_report() {
+    let fw = elf("race-tests", "spw_dma_r");
+    let run = mxpsim(&["run", "--race-check", "--provoke", &fw]);
+    assert_eq!(run.status.code(), Some(66), "{}", stderr(&run));
+    let plain = mxpsim(&["run", "--race-check", &fw]);
+    assert_eq!(run.stdout, plain.stdout, "the console appears once, as without --provoke");
+    let provoke = mxpsim(&["provoke", &fw]);
+    let provoke = String::from_utf8_lossy(&provoke.stdout).into_owned();
+    let err = stderr(&run);
+    let report = stderr(&plain);
+    assert!(err.starts_with(&report), "the race report comes first:\n{err}");
+    assert_eq!(err[report.len()..].trim_start_matches('\n'), provoke);
+    assert!(provoke.contains("SUMMARY: provoke: 1 finding: 1 harmful"), "{provoke}");
+    let without = mxpsim(&["run", "--provoke", &fw]);
+    assert_eq!(without.status.code(), Some(2), "--provoke needs --race-check: {}", stderr(&without));
+}

@@ -123,7 +123,8 @@ fn check(prog: &[Op], write_back: WriteBack, line: u32) -> Result<Checked, Strin
     let mut provoked_other = false;
     for finding in doc["findings"].as_array().unwrap() {
         for attempt in finding["attempts"].as_array().unwrap() {
-            let changed = attempt["console"].as_array().unwrap().iter().find_map(|d| d["this"].as_str().and_then(parse_outcome));
+            let changed =
+                attempt["console"].as_array().unwrap().iter().find_map(|d| d["this"].as_str().and_then(parse_outcome));
             let outcome = changed.unwrap_or_else(|| default.clone());
             if !possible.contains(&outcome) {
                 return Err(format!(

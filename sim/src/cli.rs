@@ -22,6 +22,7 @@ use mxpsim_models::cpu::decode::{disassemble, unimplemented_extension};
 use mxpsim_models::cpu::{Cause, Interrupt};
 use mxpsim_models::events::EventSink;
 use mxpsim_models::memory_system::{layout, Part};
+use mxpsim_models::stop::StopRequest;
 use mxpsim_models::timeline::Recorder;
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal};
@@ -197,6 +198,12 @@ struct RunArgs {
     /// With --race-check: stop at the first race.
     #[arg(long, requires = "race_check")]
     halt_on_race: bool,
+
+    /// With --race-check: then make each finding happen both ways, as `mxpsim provoke` does
+    /// (with its defaults), and print what that changes on standard error after the race
+    /// report. The exit status is the run's.
+    #[arg(long, requires = "race_check", conflicts_with_all = ["halt_on_race", "gdb"])]
+    provoke: bool,
 
     /// Wait for GDB on 127.0.0.1:PORT (0: any free port, printed) before the first
     /// instruction, and run under its control (`target remote :PORT`; `monitor help`).
@@ -395,7 +402,7 @@ struct ProvokeArgs {
 
     /// Try at most N of a finding's races (site pair and cache line), in the detector's
     /// order, until one changes the output or the exit status (harmful); 0: all of them.
-    #[arg(long, value_name = "N", default_value_t = 8)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_TRIES)]
     tries: usize,
 
     /// Stop each run after N instructions (default for the re-runs: ten times the first
@@ -433,10 +440,59 @@ struct ProvokeArgs {
     machine: MachineArgs,
 }
 
+/// How many of a finding's races `provoke` tries by default.
+const DEFAULT_TRIES: usize = 8;
+
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum ProvokeFormat {
     Human,
     Json,
+}
+
+/// What `provoke` needs of a command line (`mxpsim provoke`, `run --provoke`).
+struct ProvokeRun<'a> {
+    config: &'a MachineConfig,
+    image: &'a elf::Image,
+    source: &'a SourceMap,
+    cmdline: String,
+    max_insns: Option<u64>,
+    max_cycles: Option<u64>,
+    race_uncached: bool,
+    timeline: Option<Option<String>>,
+    /// 0: all.
+    tries: usize,
+}
+
+impl ProvokeRun<'_> {
+    /// Runs `provoke`; also returns the stop request (set if a signal cut the runs short).
+    fn provoke(
+        self,
+        selection: &crate::provoke::Selection,
+    ) -> Result<(crate::provoke::model::Provoked, StopRequest), Fatal> {
+        let stop = crate::signals::stop_on_signals()
+            .map_err(|e| Fatal(Failure::HostIo, format!("cannot install the signal handlers: {e}")))?;
+        let limits = Limits { max_insns: self.max_insns, max_cycles: self.max_cycles, stop: stop.clone() };
+        let detector = DetectorConfig { geometry: self.config.geometry(), cpu_uncached_vs_cache: self.race_uncached };
+        let setup = crate::provoke::Setup {
+            config: self.config,
+            image: self.image,
+            cmdline: self.cmdline,
+            limits,
+            detector,
+            timeline: self.timeline,
+            tries: (self.tries > 0).then_some(self.tries),
+        };
+        let provoked = crate::provoke::provoke(&setup, self.source, selection).map_err(|e| Fatal(Failure::Usage, e))?;
+        Ok((provoked, stop))
+    }
+}
+
+/// A signal stopped the runs: what they found is delivered, but it is not the whole answer.
+fn interrupted(stop: &StopRequest) -> Result<(), Fatal> {
+    let Some(reason) = stop.reason() else { return Ok(()) };
+    let end = RunEnd::Interrupted { signal: crate::exit_code::Signal::of(reason), instructions: 0 };
+    let failure = end.status().expect_err("an interrupted run is a failure");
+    Err(Fatal(failure, "provoke: interrupted; the verdicts above come from runs cut short".into()))
 }
 
 /// `mxpsim provoke`: the result on standard output (or the file); exit status 0 once it is
@@ -452,22 +508,26 @@ fn provoke(args: &ProvokeArgs) -> Result<u8, Fatal> {
     let probe = Semihost::new(Box::new(io::sink()), Box::new(io::sink()), cmdline.clone(), config.clock_hz);
     Machine::new(&config, image.clone(), probe, ())
         .map_err(|e| Fatal(Failure::OutsideMemory, format!("{path}: {e}")))?;
-    let stop = crate::signals::stop_on_signals()
-        .map_err(|e| Fatal(Failure::HostIo, format!("cannot install the signal handlers: {e}")))?;
-    let limits = Limits { max_insns: args.max_insns, max_cycles: args.max_cycles, stop: stop.clone() };
-    let detector = DetectorConfig { geometry: config.geometry(), cpu_uncached_vs_cache: args.race_uncached };
     let timeline_out = OutFile::create_opt("the timeline", args.timeline.as_deref())?;
     if args.timeline.is_some() {
         timeline::recorder(args.timeline_window.as_deref()).map_err(|e| Fatal(Failure::Usage, e))?;
     }
-    let timeline = args.timeline.as_ref().map(|_| args.timeline_window.clone());
-    let tries = (args.tries > 0).then_some(args.tries);
-    let setup = crate::provoke::Setup { config: &config, image: &image, cmdline, limits, detector, timeline, tries };
     let selection = match args.races.is_empty() {
         true => crate::provoke::Selection::All,
         false => crate::provoke::Selection::Numbers(args.races.clone()),
     };
-    let provoked = crate::provoke::provoke(&setup, &source, &selection).map_err(|e| Fatal(Failure::Usage, e))?;
+    let run = ProvokeRun {
+        config: &config,
+        image: &image,
+        source: &source,
+        cmdline,
+        max_insns: args.max_insns,
+        max_cycles: args.max_cycles,
+        race_uncached: args.race_uncached,
+        timeline: args.timeline.as_ref().map(|_| args.timeline_window.clone()),
+        tries: args.tries,
+    };
+    let (provoked, stop) = run.provoke(&selection)?;
     let text = match args.report_format.unwrap_or(ProvokeFormat::Human) {
         ProvokeFormat::Human => crate::provoke::text::render(&provoked),
         ProvokeFormat::Json => crate::provoke::json::render(&provoked, &config),
@@ -476,12 +536,7 @@ fn provoke(args: &ProvokeArgs) -> Result<u8, Fatal> {
         Some(file) => file.write(&text)?,
         None => write_stdout(&text, "the provoke report")?,
     }
-    // A signal stopped the runs: what they found is above, but it is not the whole answer.
-    if let Some(reason) = stop.reason() {
-        let end = RunEnd::Interrupted { signal: crate::exit_code::Signal::of(reason), instructions: 0 };
-        let failure = end.status().expect_err("an interrupted run is a failure");
-        return Err(Fatal(failure, "provoke: interrupted; the verdicts above come from runs cut short".into()));
-    }
+    interrupted(&stop)?;
     if let Some(file) = timeline_out {
         let worst = provoked.findings.first().and_then(|f| f.worst().map(|a| (f, a)));
         let Some((finding, (recorder, calls))) = worst.and_then(|(f, a)| Some((f, a.timeline.as_ref()?))) else {
@@ -733,6 +788,8 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
         }
         None => (console, Box::new(io::stderr())),
     };
+    // `--provoke` re-runs the firmware from the start, as it was given.
+    let again = args.provoke.then(|| (image.clone(), cmdline.clone()));
     let host = Semihost::new(console, errors, cmdline, config.clock_hz);
     let race = match args.race_check {
         true => Some(race_checker(&args.report, config.geometry(), args.halt_on_race)?),
@@ -798,6 +855,27 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     };
     if let Some(failure) = late {
         return Err(failure);
+    }
+    if let Some((image, cmdline)) = again.filter(|_| races > 0) {
+        let run = ProvokeRun {
+            config: &config,
+            image: &image,
+            source: &source,
+            cmdline,
+            max_insns: args.max_insns,
+            max_cycles: args.max_cycles,
+            race_uncached: args.report.race_uncached,
+            timeline: None,
+            tries: DEFAULT_TRIES,
+        };
+        let (provoked, stop) = run.provoke(&crate::provoke::Selection::All)?;
+        let text = "\n".to_string() + &crate::provoke::text::render(&provoked);
+        use std::io::Write;
+        io::stderr()
+            .lock()
+            .write_all(text.as_bytes())
+            .map_err(io_error("the provoke report", Path::new("standard error")))?;
+        interrupted(&stop)?;
     }
     Ok(exit_code::exit_status(end.status(), races, args.report.race_exitcode()))
 }

@@ -8,10 +8,16 @@ use mxpsim_models::stop::StopRequest;
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::flag;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-/// Installs the handlers: the returned request is set when a signal arrives.
+/// Installs the handlers (once per process: later calls return the same request, so that a
+/// command made of several runs, `run --provoke`, stops them all): the returned request is
+/// set when a signal arrives.
 pub fn stop_on_signals() -> std::io::Result<StopRequest> {
+    static INSTALLED: OnceLock<StopRequest> = OnceLock::new();
+    if let Some(stop) = INSTALLED.get() {
+        return Ok(stop.clone());
+    }
     let stop = StopRequest::default();
     let asked = Arc::new(AtomicBool::new(false));
     for (signal, failure) in [(SIGINT, Failure::Interrupted), (SIGTERM, Failure::Terminated)] {
@@ -20,5 +26,5 @@ pub fn stop_on_signals() -> std::io::Result<StopRequest> {
         flag::register(signal, Arc::clone(&asked))?;
         flag::register_usize(signal, stop.word(), signal as usize)?;
     }
-    Ok(stop)
+    Ok(INSTALLED.get_or_init(|| stop).clone())
 }

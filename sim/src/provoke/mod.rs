@@ -135,7 +135,9 @@ pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Resu
                 let race = &races[i][k];
                 let schedule = Schedule::new(plan.directives.clone(), probe_of(race).into_iter().collect());
                 let recorder = match (&setup.timeline, i) {
-                    (Some(window), 0) => Some(crate::timeline::recorder(window.as_deref()).expect("checked by the caller")),
+                    (Some(window), 0) => {
+                        Some(crate::timeline::recorder(window.as_deref()).expect("checked by the caller"))
+                    }
                     _ => None,
                 };
                 let (capture, ..) = run(setup, Some(schedule), recorder);

@@ -108,10 +108,8 @@ fn uncached_plans(a: &RaceNode, b: &RaceNode, context: &Context) -> Result<[Plan
             (vec![keep, Directive::LetGoAfter { line, after: fill_last }], vec![refresh])
         }
     };
-    let mut plans = [
-        Plan { first: cache_side, directives: cache_first },
-        Plan { first: 1 - cache_side, directives: access_first },
-    ];
+    let mut plans =
+        [Plan { first: cache_side, directives: cache_first }, Plan { first: 1 - cache_side, directives: access_first }];
     plans.sort_by_key(|p| p.first);
     Ok(plans)
 }
