@@ -239,3 +239,20 @@ fn run_with_provoke_appends_the_provoke_report() {
     let without = mxpsim(&["run", "--provoke", &fw]);
     assert_eq!(without.status.code(), Some(2), "--provoke needs --race-check: {}", stderr(&without));
 }
+
+/// vbw_vec_add_no_final_sync: the output DMA is still pending when the program checks the
+/// output. Holding it past the CPU's reads makes the check fail and print, so the program takes
+/// another path, and the CPU nodes the later directives name (counted from the start) are other
+/// instructions than in the first run: such an attempt says so and is not realised.
+#[test]
+fn a_change_of_path_is_reported_and_not_realised() {
+    let doc = provoke_json(&["--cache", "line=32", &elf("apps-bugs", "vbw_vec_add_no_final_sync")]);
+    let attempts: Vec<&Value> =
+        doc["findings"].as_array().unwrap().iter().flat_map(|f| f["attempts"].as_array().unwrap()).collect();
+    let diverged: Vec<&&Value> = attempts.iter().filter(|a| !a["diverged"].is_null()).collect();
+    assert!(!diverged.is_empty(), "{doc:#}");
+    for a in &diverged {
+        assert_eq!(a["realised"], false, "{a:#}");
+        assert_ne!(a["diverged"]["first"], a["diverged"]["this"], "{a:#}");
+    }
+}

@@ -506,7 +506,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
         let len = width.bytes();
         let mut buf = [0u8; 4];
         let bytes = &mut buf[..len as usize];
-        self.catch_up(at.now);
+        self.catch_up(at);
         let stall = match self.target(addr, len).ok_or(MemFault::Unmapped { addr })? {
             Target::Dram | Target::CachedRom => {
                 self.emit_cached(event::Access::Read, addr, len, at);
@@ -540,7 +540,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
     fn store(&mut self, at: Access, addr: u32, width: Width, value: u32) -> Result<u64, MemFault> {
         let (buf, len) = bytes_of(value, width);
         let data = &buf[..len];
-        self.catch_up(at.now);
+        self.catch_up(at);
         let stall = match self.target(addr, len as u32).ok_or(MemFault::Unmapped { addr })? {
             Target::CachedRom | Target::UncachedRom(_) => return Err(MemFault::Unmapped { addr }),
             Target::Dram => {
@@ -584,7 +584,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
     }
 
     fn cache_block(&mut self, at: Access, op: CacheOp, addr: u32) -> Result<u64, MemFault> {
-        self.catch_up(at.now);
+        self.catch_up(at);
         match self.target(addr, 1).ok_or(MemFault::Unmapped { addr })? {
             Target::Dram | Target::CachedRom => {
                 let line = addr & !(self.line - 1);

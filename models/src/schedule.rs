@@ -26,6 +26,7 @@
 //! done, not what was planned. [`Probe`]s record the bytes an engine node read or wrote.
 
 use mxpsim_detector::event::{Pos, Range, Space};
+use std::collections::BTreeMap;
 
 /// One change to the default timing.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -127,12 +128,37 @@ impl Probe {
     }
 }
 
+impl Directive {
+    /// The CPU node the directive is tied to, if any (engine nodes are named by their
+    /// request's position, which is a CPU node too, but only through the engine).
+    pub fn cpu_anchor(&self) -> Option<Pos> {
+        match *self {
+            Directive::HoldEngine { after, .. } | Directive::LetGoAfter { after, .. } => Some(after),
+            Directive::RefreshAfterAccess { after, .. } => Some(after),
+            Directive::HurryEngine { before, .. } | Directive::WriteBackBeforeAccess { before, .. } => Some(before),
+            Directive::KeepLine { from, .. } => Some(from),
+            Directive::WriteBackBefore { .. }
+            | Directive::EngineFirst { .. }
+            | Directive::RefreshAfter { .. }
+            | Directive::ReleaseAfter { .. } => None,
+        }
+    }
+}
+
 /// The directives of one re-run, their probes, and what happened.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Schedule {
     pub directives: Vec<Directive>,
     pub probes: Vec<Probe>,
     pub log: Vec<Happened>,
+    /// CPU positions to watch, with the instruction (its pc) of the first access the CPU made
+    /// once it had that many nodes but one (`None`: the run never got there). A re-run is the
+    /// first run until its first change; if afterwards a watched position is reached at
+    /// another instruction than in a run without changes, the program took another path and
+    /// the positions from there on name other nodes.
+    pub anchors: BTreeMap<Pos, Option<u32>>,
+    /// The anchors below this position have been observed.
+    watched_to: Pos,
     /// The held engine work has reached the front and waits.
     holding: bool,
     /// The cycle the hold ended at (work held until then takes effect then).
@@ -155,8 +181,28 @@ pub struct Schedule {
 }
 
 impl Schedule {
+    /// Watches the directives' own CPU positions.
     pub fn new(directives: Vec<Directive>, probes: Vec<Probe>) -> Schedule {
-        Schedule { directives, probes, ..Schedule::default() }
+        let anchors = directives.iter().filter_map(Directive::cpu_anchor).map(|p| (p, None)).collect();
+        Schedule { directives, probes, anchors, ..Schedule::default() }
+    }
+
+    /// Also watches `positions`.
+    pub fn watching(mut self, positions: impl IntoIterator<Item = Pos>) -> Schedule {
+        self.anchors.extend(positions.into_iter().map(|p| (p, None)));
+        self
+    }
+
+    /// An access by the instruction at `pc`, with `position` CPU nodes so far.
+    pub(crate) fn observe(&mut self, position: Pos, pc: u32) {
+        // Positions only grow: each anchor is visited once.
+        if position + 1 < self.watched_to {
+            return;
+        }
+        for (_, seen) in self.anchors.range_mut(self.watched_to..=position + 1) {
+            *seen = Some(pc);
+        }
+        self.watched_to = position + 2;
     }
 
     /// The hold still in force: the held request and the CPU node it waits for.
@@ -363,5 +409,21 @@ impl Schedule {
     /// The probes of the engine node requested at `request`.
     pub(crate) fn probes_of(&mut self, request: Pos) -> impl Iterator<Item = &mut Probe> {
         self.probes.iter_mut().filter(move |p| p.request == request)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_anchor_records_the_first_access_once_its_node_is_next() {
+        let hold = Directive::HoldEngine { request: 1, after: 5 };
+        let mut s = Schedule::new(vec![hold], Vec::new()).watching([3, 9]);
+        s.observe(0, 0x100);
+        s.observe(2, 0x104); // node 3 is next
+        s.observe(2, 0x108); // the same position again: recorded already
+        s.observe(6, 0x10c); // past node 5 without an access at node 4: the first access after
+        assert_eq!(s.anchors.into_iter().collect::<Vec<_>>(), [(3, Some(0x104)), (5, Some(0x10c)), (9, None)]);
     }
 }

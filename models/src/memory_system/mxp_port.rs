@@ -16,16 +16,17 @@ impl<S: EventSink> MemorySystem<S> {
     /// Lets the accelerator apply everything it has completed by `now`, before a CPU access
     /// at `now` (so the access sees memory as the engine's timing leaves it).
     #[inline(always)]
-    pub(super) fn catch_up(&mut self, now: u64) {
-        if now >= self.mxp_due {
-            self.catch_up_engine(now);
+    pub(super) fn catch_up(&mut self, at: Access) {
+        if at.now >= self.mxp_due {
+            self.catch_up_engine(at);
         }
     }
 
     #[cold]
-    fn catch_up_engine(&mut self, now: u64) {
+    fn catch_up_engine(&mut self, at: Access) {
+        let now = at.now;
         if self.schedule.is_some() {
-            self.scheduled_catch_up(now);
+            self.scheduled_catch_up(at);
             self.refresh_due();
             return;
         }
@@ -133,7 +134,7 @@ impl<S: EventSink> MemorySystem<S> {
         if let Some(timeline) = self.timeline.as_mut().filter(|_| stall > 0) {
             timeline.push(Record::Wait { pc: at.pc, start: at.now, end: at.now + stall });
         }
-        self.catch_up_engine(at.now + stall);
+        self.catch_up_engine(Access { now: at.now + stall, ..at });
         self.mxp.count_stall(stall);
         if self.stop.is_some() {
             // The reply stays pending: the run ends before it.

@@ -3,6 +3,7 @@
 //! installs one; without it none of this runs.
 
 use super::MemorySystem;
+use crate::bus::Access;
 use crate::events::EventSink;
 use crate::schedule::{Happened, Schedule};
 use mxpsim_detector::event::{Pos, Space};
@@ -23,9 +24,10 @@ impl<S: EventSink> MemorySystem<S> {
     /// [`MemorySystem::catch_up`] under a schedule (called before every CPU access): a
     /// hurried node takes effect before the CPU's next node; held work waits until the CPU
     /// has passed its node; the rest as the engine's timing says.
-    pub(super) fn scheduled_catch_up(&mut self, now: u64) {
+    pub(super) fn scheduled_catch_up(&mut self, at: Access) {
         let Some(mut schedule) = self.schedule.take() else { return };
-        let position = self.sink.position();
+        let (now, position) = (at.now, self.sink.position());
+        schedule.observe(position, at.pc);
         if let Some((line, before)) = schedule.keep_due(position) {
             let cached = self.cache.as_mut().is_some_and(|cache| cache.keep_line(&self.dram, line));
             schedule.keep_started(line, before, now, cached);

@@ -21,7 +21,7 @@ use crate::race_check::{Findings, Landmark, RaceCheck};
 use crate::report::{self, model::Finding};
 use crate::semihost::{Captured, Semihost};
 use crate::source_map::SourceMap;
-use model::{Attempt, BytesDiff, Effect, LineDiff, Provoked, ProvokedFinding, Verdict};
+use model::{Attempt, BytesDiff, Divergence, Effect, LineDiff, Provoked, ProvokedFinding, Verdict};
 use mxpsim_detector::event::{CacheOp, Pos, Range, Scope, Space};
 use mxpsim_detector::node::NodeKind;
 use mxpsim_detector::Config as DetectorConfig;
@@ -95,8 +95,6 @@ pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Resu
         .iter()
         .map(|(_, f)| (0..f.races.len().min(setup.tries.unwrap_or(usize::MAX))).map(|k| with_race(f, k)).collect())
         .collect();
-    let probes: Vec<Probe> = races.iter().flatten().filter_map(probe_of).collect();
-    let (baseline, ..) = run(setup, Some(Schedule::new(Vec::new(), probes)), None);
     let last_invalidation = |line: u32, before: Pos| last_invalidation(&findings, line, before);
     let halves = &findings.second_halves;
     let instruction = |pos: Pos| match (halves.contains(&pos), halves.contains(&(pos + 1))) {
@@ -109,6 +107,12 @@ pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Resu
         last_invalidation: &last_invalidation,
         instruction: &instruction,
     };
+    let plans: Vec<Vec<Result<[plan::Plan; 2], String>>> =
+        races.iter().map(|races| races.iter().map(|race| plan::plans(race, &context)).collect()).collect();
+    // The probing run: every race's bytes, and the instruction at every CPU node a plan names.
+    let probes: Vec<Probe> = races.iter().flatten().filter_map(probe_of).collect();
+    let anchors = plans.iter().flatten().flatten().flatten().flat_map(|p| &p.directives).filter_map(|d| d.cpu_anchor());
+    let (baseline, ..) = run(setup, Some(Schedule::new(Vec::new(), probes).watching(anchors)), None);
     // Round k tries the k-th race of every finding none of whose earlier races changed the
     // program's output or exit status (harmful); the attempts of a round run in parallel, one
     // machine each.
@@ -119,7 +123,7 @@ pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Resu
         };
         let round: Vec<(usize, Result<[plan::Plan; 2], String>)> = (0..chosen.len())
             .filter(|&i| k < races[i].len() && !changed(&tried[i]))
-            .map(|i| (i, plan::plans(&races[i][k], &context)))
+            .map(|i| (i, plans[i][k].clone()))
             .collect();
         if round.is_empty() {
             break;
@@ -231,7 +235,8 @@ fn run(setup: &Setup, schedule: Option<Schedule>, timeline: Option<Recorder>) ->
 /// An attempt's result next to the probing run.
 fn attempt(plan: plan::Plan, finding: &Finding, baseline: &Capture, this: Capture) -> Attempt {
     let happened = this.schedule.as_ref().map_or_else(Vec::new, |s| s.log.clone());
-    let realised = realised(&plan.directives, &happened);
+    let diverged = diverged(baseline, &this);
+    let realised = realised(&plan.directives, &happened) && diverged.is_none();
     let console = console_diff(&baseline.console, &this.console, 6);
     let effect = Effect {
         console: console.0,
@@ -241,7 +246,25 @@ fn attempt(plan: plan::Plan, finding: &Finding, baseline: &Capture, this: Captur
         memory: memory_diffs(baseline, &this, 8),
         memory_bytes: differing(&baseline.dram, &this.dram) + differing(&baseline.scratchpad, &this.scratchpad),
     };
-    Attempt { first: plan.first, directives: plan.directives, happened, realised, effect, timeline: this.timeline }
+    Attempt {
+        first: plan.first,
+        directives: plan.directives,
+        happened,
+        realised,
+        diverged,
+        effect,
+        timeline: this.timeline,
+    }
+}
+
+/// The first CPU node a directive names that the re-run reached at another instruction than
+/// the probing run (or never reached): the program took another path before it.
+fn diverged(baseline: &Capture, this: &Capture) -> Option<Divergence> {
+    let (Some(first), Some(this)) = (&baseline.schedule, &this.schedule) else { return None };
+    this.anchors.iter().find_map(|(&node, &now)| {
+        let then = first.anchors.get(&node).copied().flatten();
+        (then != now).then_some(Divergence { node, first: then, this: now })
+    })
 }
 
 /// True if every directive did what it planned.

@@ -50,6 +50,15 @@ impl ProvokedFinding {
     }
 }
 
+/// A CPU node a directive names, reached at another instruction in the re-run than in the
+/// probing run (`None`: not reached).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Divergence {
+    pub node: u64,
+    pub first: Option<u32>,
+    pub this: Option<u32>,
+}
+
 /// One re-run under one order.
 #[derive(Clone, Debug)]
 pub struct Attempt {
@@ -60,6 +69,8 @@ pub struct Attempt {
     /// The directives did all they planned (a hold not cut short by a sync, kept bytes not
     /// written back by the CPU first).
     pub realised: bool,
+    /// The program took another path before a node the directives name (so not realised).
+    pub diverged: Option<Divergence>,
     pub effect: Effect,
     /// The re-run's timeline and call contexts, when one was asked for.
     pub timeline: Option<(Recorder, CallTree)>,

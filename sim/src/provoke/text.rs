@@ -95,6 +95,16 @@ fn attempt(out: &mut String, f: &Finding, a: &Attempt) {
     for h in &a.happened {
         let _ = writeln!(out, "    {}", happened(h, f));
     }
+    if let Some(d) = &a.diverged {
+        let pc = |pc: Option<u32>| pc.map_or("not reached".to_string(), |pc| format!("pc {pc:#010x}"));
+        let _ = writeln!(
+            out,
+            "    the program took another path before CPU node {} (first run: {}, now {}): the directives from there on name other nodes",
+            d.node,
+            pc(d.first),
+            pc(d.this)
+        );
+    }
     let e = &a.effect;
     let engine = f.sides.iter().find(|s| s.kind.is_engine()).map_or("the engine node", |s| kind_words(s.kind));
     for d in &e.other_side {
