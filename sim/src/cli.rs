@@ -620,7 +620,10 @@ fn expand_short_form(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std:
 fn report_panics_as_internal_errors() {
     std::panic::set_hook(Box::new(|info| {
         use std::io::Write;
-        let message = info.payload_as_str().unwrap_or("(no message)");
+        // (PanicHookInfo::payload_as_str is newer than the supported Rust, 1.85.)
+        let payload = info.payload();
+        let text = payload.downcast_ref::<String>().map(String::as_str);
+        let message = payload.downcast_ref::<&str>().copied().or(text).unwrap_or("(no message)");
         let at = info.location().map_or(String::new(), |l| format!(" at {}:{}", l.file(), l.line()));
         let _ = writeln!(io::stderr(), "mxpsim: internal error: {message}{at} (a bug: please report it)");
         std::process::exit(Failure::Internal.code().into());
