@@ -139,7 +139,8 @@ struct RunArgs {
     /// The firmware: a statically linked RV32IM (ilp32) ELF executable.
     firmware: PathBuf,
 
-    /// Arguments passed to the firmware (its argv[1..], via semihosting).
+    /// Arguments for the firmware, after its image's name on the semihosting command line (with
+    /// picolibc, argv[2..]: its crt0 puts "program-name" first, as under QEMU).
     #[arg(last = true)]
     args: Vec<String>,
 
