@@ -79,3 +79,112 @@ fn sweep_exit_status_follows_the_run_precedence() {
     let zero = mxpsim(&["sweep", "--exit-zero", "--line", "64", "--max-insns", "1000", &app]);
     assert_eq!(zero.status.code(), Some(0), "{}", stderr(&zero));
 }
+
+/// `sweep --shard K/N` for every K, merged in any order, gives byte for byte the table, CSV,
+/// JSON and exit status of one sweep of the whole grid, for several N (one shard, an uneven
+/// split, more shards than cells).
+#[test]
+fn shards_merged_equal_one_sweep() {
+    let programs = [elf("mxp-tests", "vec_add"), elf("race-tests", "spw_dma_r"), elf("race-tests", "false_sharing_64")];
+    let grid = ["--line", "16,32,64", "--wb", "line,byte"];
+    let sweep = |extra: &[&str]| {
+        let mut args = vec!["sweep"];
+        args.extend(grid);
+        args.extend(extra);
+        args.extend(programs.iter().map(String::as_str));
+        mxpsim(&args)
+    };
+    let (csv, json) = (temp("whole.csv"), temp("whole.json"));
+    let whole = sweep(&["--csv", &csv, "--json", &json]);
+    assert_eq!(whole.status.code(), Some(66), "{}", stderr(&whole));
+    for n in [1, 4, 7, 25] {
+        let mut files: Vec<String> = (0..n)
+            .map(|k| {
+                let o = sweep(&["--shard", &format!("{k}/{n}")]);
+                assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+                let file = temp(&format!("shard-{k}-of-{n}.jsonl"));
+                std::fs::write(&file, &o.stdout).unwrap();
+                file
+            })
+            .collect();
+        files.reverse();
+        let (m_csv, m_json) = (temp(&format!("merged-{n}.csv")), temp(&format!("merged-{n}.json")));
+        let mut args = vec!["sweep", "merge", "--csv", &m_csv, "--json", &m_json];
+        args.extend(files.iter().map(String::as_str));
+        let merged = mxpsim(&args);
+        assert_eq!(merged.status.code(), whole.status.code(), "{n} shards: {}", stderr(&merged));
+        assert_eq!(merged.stdout, whole.stdout, "{n} shards: the table");
+        assert_eq!(std::fs::read(&m_csv).unwrap(), std::fs::read(&csv).unwrap(), "{n} shards: CSV");
+        assert_eq!(std::fs::read(&m_json).unwrap(), std::fs::read(&json).unwrap(), "{n} shards: JSON");
+    }
+}
+
+/// Shards that do not make one sweep are refused with their own status (111), saying why.
+#[test]
+fn merge_refuses_what_is_not_one_sweep() {
+    let program = elf("mxp-tests", "vec_add");
+    let shard = |k: usize, line: &str| {
+        let o = mxpsim(&["sweep", "--shard", &format!("{k}/2"), "--line", line, &program]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let file = temp(&format!("refuse-{k}-{}.jsonl", line.replace(',', "_")));
+        std::fs::write(&file, &o.stdout).unwrap();
+        file
+    };
+    let (a, b, other) = (shard(0, "16,32"), shard(1, "16,32"), shard(1, "16,64"));
+    let merge = |files: &[&str]| {
+        let mut args = vec!["sweep", "merge"];
+        args.extend(files);
+        mxpsim(&args)
+    };
+    let o = merge(&[&a]);
+    assert_eq!(o.status.code(), Some(111));
+    assert!(stderr(&o).contains("1 of the grid's 2 cells missing"), "{}", stderr(&o));
+    let o = merge(&[&a, &a, &b]);
+    assert_eq!(o.status.code(), Some(111));
+    assert!(stderr(&o).contains("cell 0 is in both"), "{}", stderr(&o));
+    let o = merge(&[&a, &other]);
+    assert_eq!(o.status.code(), Some(111));
+    assert!(stderr(&o).contains("another sweep"), "{}", stderr(&o));
+    let not_a_shard = temp("not-a-shard.txt");
+    std::fs::write(&not_a_shard, "program,cache\n").unwrap();
+    assert_eq!(merge(&[&not_a_shard]).status.code(), Some(111));
+    assert_eq!(merge(&[&temp("no-such-shard.jsonl")]).status.code(), Some(101));
+    for bad in ["2/2", "1", "a/3", "0/0"] {
+        let o = mxpsim(&["sweep", "--shard", bad, &program]);
+        assert_eq!(o.status.code(), Some(2), "--shard {bad}: {}", stderr(&o));
+    }
+}
+
+/// `scripts/sweep-slurm.sbatch` as Slurm runs it (the array task's environment), for every
+/// task of a 3-task array: the merge of what the tasks leave equals one sweep.
+#[test]
+fn the_slurm_script_shards_a_sweep() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = temp("slurm-shards");
+    let program = elf("mxp-tests", "vec_add");
+    let grid = ["--line", "16,32,64", "--wb", "line,byte"];
+    for k in 0..3 {
+        let o = std::process::Command::new("bash")
+            .arg(root.join("scripts/sweep-slurm.sbatch"))
+            .args(grid)
+            .arg(&program)
+            .env("SLURM_ARRAY_TASK_ID", k.to_string())
+            .env("SLURM_ARRAY_TASK_COUNT", "3")
+            .env("SLURM_CPUS_PER_TASK", "1")
+            .env("MXPSIM", env!("CARGO_BIN_EXE_mxpsim"))
+            .env("SHARD_DIR", &dir)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "task {k}: {}", stderr(&o));
+    }
+    let shards: Vec<String> = (0..3).map(|k| format!("{dir}/shard-{k}.jsonl")).collect();
+    let mut args = vec!["sweep", "merge", "--exit-zero"];
+    args.extend(shards.iter().map(String::as_str));
+    let merged = mxpsim(&args);
+    let mut whole = vec!["sweep", "--exit-zero"];
+    whole.extend(grid);
+    whole.push(&program);
+    let whole = mxpsim(&whole);
+    assert_eq!(merged.status.code(), Some(0), "{}", stderr(&merged));
+    assert_eq!(merged.stdout, whole.stdout);
+}

@@ -314,10 +314,20 @@ impl ReportFormat {
 }
 
 #[derive(Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 struct SweepArgs {
+    #[command(subcommand)]
+    merge: Option<SweepCommand>,
+
     /// Firmware ELF files.
     #[arg(required = true)]
     programs: Vec<PathBuf>,
+
+    /// Run only the K-th of N slices of the grid (cells K, K+N, K+2N, … in program-then-cache
+    /// order) and write its rows to standard output as JSON lines, for `mxpsim sweep merge`
+    /// (one shard per cluster task: see README, "Sweeps on a cluster").
+    #[arg(long, value_name = "K/N", conflicts_with_all = ["csv", "json"])]
+    shard: Option<String>,
 
     /// Line sizes, e.g. --line 16,32,64.
     #[arg(long, value_delimiter = ',')]
@@ -363,6 +373,32 @@ struct SweepArgs {
     /// The base machine (the grid varies its cache).
     #[command(flatten)]
     machine: MachineArgs,
+}
+
+#[derive(Subcommand)]
+enum SweepCommand {
+    /// Join the outputs of `sweep --shard K/N` runs (all N of them, any order) into exactly
+    /// the table, CSV, JSON and exit status that one `sweep` of the whole grid gives.
+    Merge(MergeArgs),
+}
+
+#[derive(Args)]
+struct MergeArgs {
+    /// The shards' outputs.
+    #[arg(required = true)]
+    shards: Vec<PathBuf>,
+
+    /// Also write the table as CSV to FILE.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+
+    /// Also write the table as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+
+    /// Exit 0 even when a cell raced or failed.
+    #[arg(long)]
+    exit_zero: bool,
 }
 
 #[derive(Args)]
@@ -971,6 +1007,9 @@ fn report_races(
 }
 
 fn sweep(args: &SweepArgs) -> Result<u8, Fatal> {
+    if let Some(SweepCommand::Merge(merge)) = &args.merge {
+        return sweep_merge(merge);
+    }
     let base = args.machine.machine().map_err(|e| Fatal(Failure::InvalidConfig, e))?;
     let mut axes = [
         ("line", args.line.clone()),
@@ -987,19 +1026,54 @@ fn sweep(args: &SweepArgs) -> Result<u8, Fatal> {
             .map_err(|e| Fatal(Failure::InvalidConfig, format!("{}: {e}", path.display())))?;
     }
     let variants = crate::sweep::grid(&base, &axes).map_err(|e| Fatal(Failure::InvalidConfig, e))?;
+    let shard = match &args.shard {
+        Some(text) => crate::sweep::Shard::parse(text).map_err(|e| Fatal(Failure::Usage, e))?,
+        None => crate::sweep::Shard::WHOLE,
+    };
     let csv = OutFile::create_opt("the CSV table", args.csv.as_deref())?;
     let json = OutFile::create_opt("the JSON table", args.json.as_deref())?;
     let progress = io::stderr().is_terminal();
-    let rows = crate::sweep::sweep(&args.programs, &variants, args.max_insns, progress)
+    let rows = crate::sweep::sweep(&args.programs, &variants, args.max_insns, shard, progress)
         .map_err(|(path, e)| Fatal(e.failure(), format!("{}: {e}", path.display())))?;
-    write_stdout(&crate::sweep::table(&rows), "the table")?;
+    if args.shard.is_some() {
+        // A shard delivers its rows; the merge decides the sweep's status.
+        let grid = crate::sweep::GridId::new(&args.programs, &variants, args.max_insns, &base);
+        write_stdout(&crate::sweep::shard_lines(&grid, shard, &rows), "the shard's rows")?;
+        return Ok(0);
+    }
+    let rows: Vec<crate::sweep::Row> = rows.into_iter().map(|(_, row)| row).collect();
+    sweep_results(&rows, csv, json, args.exit_zero)
+}
+
+/// The table on standard output, the CSV and JSON files, and the sweep's exit status.
+fn sweep_results(
+    rows: &[crate::sweep::Row],
+    csv: Option<OutFile>,
+    json: Option<OutFile>,
+    exit_zero: bool,
+) -> Result<u8, Fatal> {
+    write_stdout(&crate::sweep::table(rows), "the table")?;
     if let Some(file) = csv {
-        file.write(&crate::sweep::csv(&rows))?;
+        file.write(&crate::sweep::csv(rows))?;
     }
     if let Some(file) = json {
-        file.write(&crate::sweep::json(&rows))?;
+        file.write(&crate::sweep::json(rows))?;
     }
-    Ok(if args.exit_zero { 0 } else { crate::sweep::exit_status(&rows, RACES_FOUND) })
+    Ok(if exit_zero { 0 } else { crate::sweep::exit_status(rows, RACES_FOUND) })
+}
+
+/// `mxpsim sweep merge`: the shards' rows as one sweep's results.
+fn sweep_merge(args: &MergeArgs) -> Result<u8, Fatal> {
+    let csv = OutFile::create_opt("the CSV table", args.csv.as_deref())?;
+    let json = OutFile::create_opt("the JSON table", args.json.as_deref())?;
+    let mut shards = Vec::new();
+    for path in &args.shards {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Fatal(Failure::Unreadable, format!("{}: {e}", path.display())))?;
+        shards.push((path.display().to_string(), text));
+    }
+    let rows = crate::sweep::merge(&shards).map_err(|e| Fatal(Failure::BadShards, format!("sweep merge: {e}")))?;
+    sweep_results(&rows, csv, json, args.exit_zero)
 }
 
 fn detect(args: &DetectArgs) -> Result<u8, Fatal> {

@@ -46,7 +46,7 @@ macro_rules! failures {
 failures! {
     Usage = 2 => "bad command line",
     Internal = 100 => "mxpsim itself failed: a bug (the message says where; please report it)",
-    Unreadable = 101 => "the firmware file (or, for `detect`, the trace) cannot be read",
+    Unreadable = 101 => "the firmware file (or, for `detect`, the trace; for `sweep merge`, a shard) cannot be read",
     NotElf = 102 => "not an ELF file, or a malformed one",
     Elf64 = 103 => "a 64-bit ELF file",
     BigEndian = 104 => "a big-endian ELF file",
@@ -58,6 +58,8 @@ failures! {
     CutTrace = 108 =>
         "`detect`: the event trace ends before its trailer (the recording was cut short); `--partial` analyses what it holds",
     InvalidConfig = 110 => "invalid configuration, grid or suppressions file",
+    BadShards = 111 =>
+        "`sweep merge`: files that are not shard outputs, shards of different sweeps, a cell twice or cells missing",
     InsnLimit = 120 => "instruction or cycle limit reached (`--max-insns`, `--max-cycles`): the run did not finish",
     TrapLoop = 121 =>
         "the firmware trapped and its trap handler could not get through (none installed, or it traps again before returning)",

@@ -10,12 +10,12 @@ use crate::race_check::RaceCheck;
 use crate::semihost::Semihost;
 use mxpsim_detector::Config as DetectorConfig;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 /// One cell of the grid: a program under one configuration.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     pub program: String,
     /// The `--cache` spelling of the configuration.
@@ -129,23 +129,56 @@ fn failed_row(program: String, variant: &Variant, outcome: RunEnd) -> Row {
     }
 }
 
-/// Runs every program under every variant, on every core; rows in program-then-variant
-/// order whatever the scheduling. A program that cannot be loaded fails the sweep.
+/// A slice of the grid: the cells `k`, `k + n`, `k + 2n`, … of the program-then-variant
+/// order (`mxpsim sweep --shard K/N`). Round-robin, so that a slow program's cells spread
+/// over the shards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub k: usize,
+    pub n: usize,
+}
+
+impl Shard {
+    pub const WHOLE: Shard = Shard { k: 0, n: 1 };
+
+    /// `K/N`, 0 ≤ K < N.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard {text}: expected K/N with 0 <= K < N, e.g. 0/4");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (k, n): (usize, usize) = (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+        if k >= n {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
+    }
+
+    fn holds(self, cell: usize) -> bool {
+        cell % self.n == self.k
+    }
+}
+
+/// Runs every program under every variant of `shard`'s cells, on every core: (cell, row)
+/// in program-then-variant order whatever the scheduling. A program that cannot be loaded
+/// fails the sweep.
 pub fn sweep(
     programs: &[PathBuf],
     variants: &[Variant],
     max_insns: u64,
+    shard: Shard,
     progress: bool,
-) -> Result<Vec<Row>, (PathBuf, ElfError)> {
-    let jobs: Vec<(usize, usize)> =
-        (0..programs.len()).flat_map(|p| (0..variants.len()).map(move |v| (p, v))).collect();
+) -> Result<Vec<(usize, Row)>, (PathBuf, ElfError)> {
+    let jobs: Vec<(usize, (usize, usize))> = (0..programs.len())
+        .flat_map(|p| (0..variants.len()).map(move |v| (p, v)))
+        .enumerate()
+        .filter(|&(cell, _)| shard.holds(cell))
+        .collect();
     let bar = if progress { indicatif::ProgressBar::new(jobs.len() as u64) } else { indicatif::ProgressBar::hidden() };
     let rows = jobs
         .par_iter()
-        .map(|&(p, v)| {
+        .map(|&(cell, (p, v))| {
             let row = run_one(&programs[p], &variants[v], max_insns).map_err(|e| (programs[p].clone(), e));
             bar.inc(1);
-            row
+            row.map(|row| (cell, row))
         })
         .collect();
     bar.finish_and_clear();
@@ -223,4 +256,108 @@ pub fn exit_status(rows: &[Row], race_exitcode: u8) -> u8 {
     let end = ends.iter().find(|e| e.is_err()).or_else(|| ends.iter().find(|e| **e != Ok(0)));
     let races = rows.iter().map(|r| r.races).sum();
     crate::exit_code::exit_status(end.copied().unwrap_or(Ok(0)), races, race_exitcode)
+}
+
+/// What identifies a grid, so that only shards of one sweep are merged: the programs (by
+/// file name: shards may run where the files live elsewhere), the variants, the instruction
+/// limit and the base machine.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GridId {
+    pub programs: Vec<String>,
+    pub variants: Vec<String>,
+    pub max_insns: u64,
+    /// CRC-32 of the base machine's TOML (`mxpsim config`).
+    pub machine: u32,
+    pub cells: usize,
+}
+
+impl GridId {
+    pub fn new(programs: &[PathBuf], variants: &[Variant], max_insns: u64, base: &MachineConfig) -> GridId {
+        let name =
+            |p: &PathBuf| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned());
+        GridId {
+            programs: programs.iter().map(name).collect(),
+            variants: variants.iter().map(|v| v.spec.clone()).collect(),
+            max_insns,
+            machine: crc32fast::hash(base.to_toml().as_bytes()),
+            cells: programs.len() * variants.len(),
+        }
+    }
+}
+
+/// The first line of a shard's output.
+#[derive(Debug, Serialize, Deserialize)]
+struct ShardHeader {
+    mxpsim_sweep_shard: u32,
+    shard: String,
+    grid: GridId,
+}
+
+/// A row line of a shard's output.
+#[derive(Debug, Serialize, Deserialize)]
+struct ShardRow {
+    cell: usize,
+    row: Row,
+}
+
+/// The version of the shard format (raised when it changes).
+const SHARD_FORMAT: u32 = 1;
+
+/// A shard's rows as JSON lines: a header (the grid, the shard), then one line per cell.
+pub fn shard_lines(grid: &GridId, shard: Shard, rows: &[(usize, Row)]) -> String {
+    let header =
+        ShardHeader { mxpsim_sweep_shard: SHARD_FORMAT, shard: format!("{}/{}", shard.k, shard.n), grid: grid.clone() };
+    let mut out = serde_json::to_string(&header).expect("plain data") + "\n";
+    for (cell, row) in rows {
+        out += &(serde_json::to_string(&ShardRow { cell: *cell, row: row.clone() }).expect("plain data") + "\n");
+    }
+    out
+}
+
+/// Joins shards' outputs (`(name, text)`) into the rows of the whole grid, in its order; an
+/// error names what does not fit: another grid, a cell twice, cells missing.
+pub fn merge(shards: &[(String, String)]) -> Result<Vec<Row>, String> {
+    let mut grid: Option<(GridId, &str)> = None;
+    let mut cells: Vec<Option<(Row, &str)>> = Vec::new();
+    for (name, text) in shards {
+        let mut lines = text.lines().enumerate();
+        let (_, first) = lines.next().ok_or_else(|| format!("{name}: empty (not the output of `sweep --shard`)"))?;
+        let header: ShardHeader =
+            serde_json::from_str(first).map_err(|e| format!("{name}: line 1: not a sweep shard header ({e})"))?;
+        if header.mxpsim_sweep_shard != SHARD_FORMAT {
+            return Err(format!(
+                "{name}: shard format {} (this mxpsim reads {SHARD_FORMAT})",
+                header.mxpsim_sweep_shard
+            ));
+        }
+        match &grid {
+            None => {
+                cells = vec![None; header.grid.cells];
+                grid = Some((header.grid, name));
+            }
+            Some((g, first)) if *g != header.grid => return Err(format!(
+                "{name} is a shard of another sweep than {first} (programs, cache grid, --max-insns or machine differ)"
+            )),
+            Some(_) => {}
+        }
+        for (i, line) in lines {
+            let r: ShardRow = serde_json::from_str(line).map_err(|e| format!("{name}: line {}: {e}", i + 1))?;
+            let slot = cells
+                .get_mut(r.cell)
+                .ok_or_else(|| format!("{name}: line {}: cell {} is not in the grid", i + 1, r.cell))?;
+            if let Some((_, other)) = slot {
+                return Err(format!("cell {} is in both {other} and {name}", r.cell));
+            }
+            *slot = Some((r.row, name));
+        }
+    }
+    let missing: Vec<usize> = cells.iter().enumerate().filter(|(_, c)| c.is_none()).map(|(i, _)| i).collect();
+    if let Some(&first) = missing.first() {
+        let n = grid.map_or(0, |(g, _)| g.cells);
+        return Err(format!(
+            "{} of the grid's {n} cells missing (the first: cell {first}): a shard is missing or was cut short",
+            missing.len()
+        ));
+    }
+    Ok(cells.into_iter().map(|c| c.expect("none missing").0).collect())
 }
