@@ -438,7 +438,8 @@ struct ProvokeArgs {
     all: bool,
 
     /// Try at most N of a finding's races (site pair and cache line), in the detector's
-    /// order, until one changes the output or the exit status (harmful); 0: all of them.
+    /// order, until one changes the output or the exit status (harmful); 0: all of the first
+    /// 64 (a report keeps no more of a finding).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_TRIES)]
     tries: usize,
 

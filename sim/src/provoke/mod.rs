@@ -166,7 +166,7 @@ pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Resu
             let race = tried.iter().position(|r| verdict(r) == worst).unwrap_or(0);
             let attempts = tried.get(race).cloned().unwrap_or_else(|| Err("the finding has no race".into()));
             let shown = if races.is_empty() { finding.clone() } else { races.swap_remove(race) };
-            ProvokedFinding { number, finding: shown, attempts, race, races: finding.races.len(), tried: tried.len() }
+            ProvokedFinding { number, finding: shown, attempts, race, races: finding.occurrences as usize, tried: tried.len() }
         })
         .collect();
     Ok(Provoked { first_end: first.end, findings_total: total, findings })
@@ -175,7 +175,10 @@ pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Resu
 /// The finding as its `k`-th race alone: that race's sides and racing bytes.
 fn with_race(finding: &Finding, k: usize) -> Finding {
     let race = &finding.races[k];
-    Finding { sides: race.sides.clone(), bytes: race.bytes.clone(), ..finding.clone() }
+    let mut alone = Finding { races: Vec::new(), ..finding.clone() };
+    alone.sides = race.sides.clone();
+    alone.bytes = race.bytes.clone();
+    alone
 }
 
 /// The position of the latest flush or invalidate of `line` (or of the whole cache) before

@@ -56,7 +56,7 @@ pub fn build(findings: &Findings, source: &SourceMap, notes: &RunNotes, options:
     };
     // Group the detector's distinct races by root cause, in the order their first race
     // comes in the detector's (deterministic) order.
-    let mut groups: Vec<(GroupKey, Vec<(&ReportEntry, [Side; 2])>)> = Vec::new();
+    let mut groups: Vec<(GroupKey, Vec<Member>)> = Vec::new();
     let mut index: BTreeMap<GroupKey, usize> = BTreeMap::new();
     for entry in findings.report.entries() {
         let sides = builder.sides(entry);
@@ -65,7 +65,11 @@ pub fn build(findings: &Findings, source: &SourceMap, notes: &RunNotes, options:
             groups.push((key, Vec::new()));
             groups.len() - 1
         });
-        groups[i].1.push((entry, sides));
+        // A finding may fold a million races (a buffer's every line, many DMA rows): the
+        // sides of the first few are kept, of the rest what the counts need.
+        let members = &mut groups[i].1;
+        let pcs = (sides[0].site.pc, sides[1].site.pc);
+        members.push(Member { entry, pcs, sides: (members.len() < KEPT_RACES).then_some(sides) });
     }
     let findings_out = groups.into_iter().map(|(_, members)| builder.finding(members)).collect();
     Report {
@@ -76,6 +80,14 @@ pub fn build(findings: &Findings, source: &SourceMap, notes: &RunNotes, options:
         stream_errors: findings.stream_errors,
         outcome,
     }
+}
+
+/// A race of a finding: its entry, its sites' pcs, and its sides if it is one of the first
+/// [`KEPT_RACES`].
+struct Member<'a> {
+    entry: &'a ReportEntry,
+    pcs: (u32, u32),
+    sides: Option<[Side; 2]>,
 }
 
 /// What makes races one finding: both kinds, the space and both top user frames, by their
@@ -207,13 +219,12 @@ impl Builder<'_> {
         self.landmark(pos).unwrap_or_else(|| Landmark { pos, what: LandmarkKind::Request, site: site.clone() })
     }
 
-    fn finding(&self, members: Vec<(&ReportEntry, [Side; 2])>) -> Finding {
-        let (first_entry, first_sides) = &members[0];
-        let race = &first_entry.first;
-        let bytes_all = bytes::normalize(members.iter().flat_map(|(e, _)| e.bytes.iter().copied()).collect());
-        let lines: BTreeSet<u32> = members.iter().filter_map(|(e, _)| e.first.line()).collect();
-        let site_pairs: BTreeSet<(u32, u32)> = members.iter().map(|(_, s)| (s[0].site.pc, s[1].site.pc)).collect();
-        let sides = first_sides.clone();
+    fn finding(&self, members: Vec<Member>) -> Finding {
+        let race = &members[0].entry.first;
+        let bytes_all = bytes::normalize(members.iter().flat_map(|m| m.entry.bytes.iter().copied()).collect());
+        let lines: BTreeSet<u32> = members.iter().filter_map(|m| m.entry.first.line()).collect();
+        let site_pairs: BTreeSet<(u32, u32)> = members.iter().map(|m| m.pcs).collect();
+        let sides = members[0].sides.clone().expect("the first race's sides are kept");
         let why = [self.ordering(&sides[0], &sides[1]), self.ordering(&sides[1], &sides[0])];
         let cycle = race.a.origin.cycle.max(race.b.origin.cycle);
         let (objects, mut line) = {
@@ -233,8 +244,10 @@ impl Builder<'_> {
             }
         }
         let fix = Self::fix(&sides, &why, &bytes_all);
-        let races =
-            members.iter().map(|(e, sides)| FoldedRace { sides: sides.clone(), bytes: e.bytes.clone() }).collect();
+        let races = members
+            .iter()
+            .filter_map(|m| Some(FoldedRace { sides: m.sides.clone()?, bytes: m.entry.bytes.clone() }))
+            .collect();
         Finding {
             space: race.space,
             sides,

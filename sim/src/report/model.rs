@@ -57,11 +57,14 @@ pub struct Finding {
     pub why: [Ordering; 2],
     /// What to change.
     pub fix: Fix,
-    /// Every race folded in (each distinct site pair and line, at its first occurrence), in
-    /// the detector's order: `races[0]` is the one `sides` come from. `mxpsim provoke` tries
-    /// them in turn.
+    /// The first [`KEPT_RACES`] races folded in (each a distinct site pair and line, at its
+    /// first occurrence), in the detector's order: `races[0]` is the one `sides` come from.
+    /// `mxpsim provoke` tries them in turn.
     pub races: Vec<FoldedRace>,
 }
+
+/// How many of a finding's races [`Finding::races`] keeps.
+pub const KEPT_RACES: usize = 64;
 
 /// One race of a finding: its two sides and its racing bytes.
 #[derive(Clone, Debug)]
