@@ -357,6 +357,17 @@ struct SweepArgs {
     #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
     max_insns: u64,
 
+    #[command(flatten)]
+    table: TableArgs,
+
+    /// The base machine (the grid varies its cache).
+    #[command(flatten)]
+    machine: MachineArgs,
+}
+
+/// What a sweep (or a merge of shards) writes besides the table, and how it exits.
+#[derive(Args)]
+struct TableArgs {
     /// Also write the table as CSV to FILE.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
@@ -369,10 +380,6 @@ struct SweepArgs {
     /// run's precedence rules over its cells: a failure, else 66 if any cell raced).
     #[arg(long)]
     exit_zero: bool,
-
-    /// The base machine (the grid varies its cache).
-    #[command(flatten)]
-    machine: MachineArgs,
 }
 
 #[derive(Subcommand)]
@@ -388,17 +395,8 @@ struct MergeArgs {
     #[arg(required = true)]
     shards: Vec<PathBuf>,
 
-    /// Also write the table as CSV to FILE.
-    #[arg(long, value_name = "FILE")]
-    csv: Option<PathBuf>,
-
-    /// Also write the table as JSON to FILE.
-    #[arg(long, value_name = "FILE")]
-    json: Option<PathBuf>,
-
-    /// Exit 0 even when a cell raced or failed.
-    #[arg(long)]
-    exit_zero: bool,
+    #[command(flatten)]
+    table: TableArgs,
 }
 
 #[derive(Args)]
@@ -1031,8 +1029,7 @@ fn sweep(args: &SweepArgs) -> Result<u8, Fatal> {
         Some(text) => crate::sweep::Shard::parse(text).map_err(|e| Fatal(Failure::Usage, e))?,
         None => crate::sweep::Shard::WHOLE,
     };
-    let csv = OutFile::create_opt("the CSV table", args.csv.as_deref())?;
-    let json = OutFile::create_opt("the JSON table", args.json.as_deref())?;
+    let outputs = TableOut::create(&args.table)?;
     let progress = io::stderr().is_terminal();
     let rows = crate::sweep::sweep(&args.programs, &variants, args.max_insns, shard, progress)
         .map_err(|(path, e)| Fatal(e.failure(), format!("{}: {e}", path.display())))?;
@@ -1043,30 +1040,39 @@ fn sweep(args: &SweepArgs) -> Result<u8, Fatal> {
         return Ok(0);
     }
     let rows: Vec<crate::sweep::Row> = rows.into_iter().map(|(_, row)| row).collect();
-    sweep_results(&rows, csv, json, args.exit_zero)
+    outputs.deliver(&rows)
 }
 
-/// The table on standard output, the CSV and JSON files, and the sweep's exit status.
-fn sweep_results(
-    rows: &[crate::sweep::Row],
+/// A sweep's outputs, created before it runs.
+struct TableOut {
     csv: Option<OutFile>,
     json: Option<OutFile>,
     exit_zero: bool,
-) -> Result<u8, Fatal> {
-    write_stdout(&crate::sweep::table(rows), "the table")?;
-    if let Some(file) = csv {
-        file.write(&crate::sweep::csv(rows))?;
+}
+
+impl TableOut {
+    fn create(args: &TableArgs) -> Result<TableOut, Fatal> {
+        let csv = OutFile::create_opt("the CSV table", args.csv.as_deref())?;
+        let json = OutFile::create_opt("the JSON table", args.json.as_deref())?;
+        Ok(TableOut { csv, json, exit_zero: args.exit_zero })
     }
-    if let Some(file) = json {
-        file.write(&crate::sweep::json(rows))?;
+
+    /// The table on standard output, the CSV and JSON files; the sweep's exit status.
+    fn deliver(self, rows: &[crate::sweep::Row]) -> Result<u8, Fatal> {
+        write_stdout(&crate::sweep::table(rows), "the table")?;
+        if let Some(file) = self.csv {
+            file.write(&crate::sweep::csv(rows))?;
+        }
+        if let Some(file) = self.json {
+            file.write(&crate::sweep::json(rows))?;
+        }
+        Ok(if self.exit_zero { 0 } else { crate::sweep::exit_status(rows, RACES_FOUND) })
     }
-    Ok(if exit_zero { 0 } else { crate::sweep::exit_status(rows, RACES_FOUND) })
 }
 
 /// `mxpsim sweep merge`: the shards' rows as one sweep's results.
 fn sweep_merge(args: &MergeArgs) -> Result<u8, Fatal> {
-    let csv = OutFile::create_opt("the CSV table", args.csv.as_deref())?;
-    let json = OutFile::create_opt("the JSON table", args.json.as_deref())?;
+    let outputs = TableOut::create(&args.table)?;
     let mut shards = Vec::new();
     for path in &args.shards {
         let text = std::fs::read_to_string(path)
@@ -1074,7 +1080,7 @@ fn sweep_merge(args: &MergeArgs) -> Result<u8, Fatal> {
         shards.push((path.display().to_string(), text));
     }
     let rows = crate::sweep::merge(&shards).map_err(|e| Fatal(Failure::BadShards, format!("sweep merge: {e}")))?;
-    sweep_results(&rows, csv, json, args.exit_zero)
+    outputs.deliver(&rows)
 }
 
 fn detect(args: &DetectArgs) -> Result<u8, Fatal> {

@@ -335,9 +335,11 @@ pub fn merge(shards: &[(String, String)]) -> Result<Vec<Row>, String> {
                 cells = vec![None; header.grid.cells];
                 grid = Some((header.grid, name));
             }
-            Some((g, first)) if *g != header.grid => return Err(format!(
+            Some((g, first)) if *g != header.grid => {
+                return Err(format!(
                 "{name} is a shard of another sweep than {first} (programs, cache grid, --max-insns or machine differ)"
-            )),
+            ))
+            }
             Some(_) => {}
         }
         for (i, line) in lines {

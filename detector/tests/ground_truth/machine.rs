@@ -232,27 +232,16 @@ impl<'a> Machine<'a> {
                     }
                 }
             }
-            Op::Uncached(access, off, len) => {
+            Op::Uncached(access, off, len) | Op::Sp(access, off, len) => {
                 for i in 0..len as usize {
                     let b = off as usize + i;
+                    let memory = if matches!(op, Op::Sp(..)) { &mut t.sp[..] } else { &mut t.dram[..] };
                     match access {
                         Access::Read => {
-                            t.loaded[t.nloaded as usize] = t.dram[b];
+                            t.loaded[t.nloaded as usize] = memory[b];
                             t.nloaded += 1;
                         }
-                        Access::Write => t.dram[b] = store_value(pc, i),
-                    }
-                }
-            }
-            Op::Sp(access, off, len) => {
-                for i in 0..len as usize {
-                    let b = off as usize + i;
-                    match access {
-                        Access::Read => {
-                            t.loaded[t.nloaded as usize] = t.sp[b];
-                            t.nloaded += 1;
-                        }
-                        Access::Write => t.sp[b] = store_value(pc, i),
+                        Access::Write => memory[b] = store_value(pc, i),
                     }
                 }
             }

@@ -166,7 +166,14 @@ pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Resu
             let race = tried.iter().position(|r| verdict(r) == worst).unwrap_or(0);
             let attempts = tried.get(race).cloned().unwrap_or_else(|| Err("the finding has no race".into()));
             let shown = if races.is_empty() { finding.clone() } else { races.swap_remove(race) };
-            ProvokedFinding { number, finding: shown, attempts, race, races: finding.occurrences as usize, tried: tried.len() }
+            ProvokedFinding {
+                number,
+                finding: shown,
+                attempts,
+                race,
+                races: finding.occurrences as usize,
+                tried: tried.len(),
+            }
         })
         .collect();
     Ok(Provoked { first_end: first.end, findings_total: total, findings })
