@@ -449,17 +449,20 @@ fn firmware_output_to_a_full_disk_is_reported_once() {
     assert_eq!(err.matches("cannot write the firmware's output to standard output").count(), 1, "{err}");
 }
 
-/// Runs mxpsim with its standard output a pipe whose reader has already gone (`| head`
-/// that exited): returns the status and standard error.
+/// Runs mxpsim with its standard output a stream whose reader has already gone (`| head`
+/// that exited): returns the status and standard error. The reader is gone before mxpsim
+/// starts (a socket pair whose other end is closed: a write fails with EPIPE, as into such a
+/// pipe), so the outcome does not depend on who runs first. (A pipe closed just after the
+/// spawn was not: under load, mxpsim could write a short output into the pipe's buffer first.)
 fn into_a_closed_pipe(args: &[&str]) -> (Option<i32>, String) {
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mxpsim"))
+    let (ours, theirs) = std::os::unix::net::UnixStream::pair().unwrap();
+    drop(ours);
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_mxpsim"))
         .args(args)
-        .stdout(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::from(std::os::fd::OwnedFd::from(theirs)))
         .stderr(std::process::Stdio::piped())
-        .spawn()
+        .output()
         .unwrap();
-    drop(child.stdout.take());
-    let o = child.wait_with_output().unwrap();
     (o.status.code(), String::from_utf8_lossy(&o.stderr).into_owned())
 }
 
