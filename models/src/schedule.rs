@@ -20,7 +20,11 @@
 //!   fills the line at a chosen CPU node and keeps those bytes (under whole-line write-back a
 //!   write-back then carries the clean bytes as that early fill read them);
 //!   [`Directive::RefreshAfter`] drops the line just after an engine node, so the next access
-//!   fills it again.
+//!   fills it again;
+//! * against a CPU access that bypasses the cache (`--race-uncached`), the same with the access
+//!   in the engine node's place: [`Directive::WriteBackBeforeAccess`] writes the line back just
+//!   before it; [`Directive::RefreshAfterAccess`] reads the line's clean bytes again just
+//!   after it (under whole-line write-back, writing a dirty line back just before it first).
 //!
 //! What each directive did, with the cycle, is logged ([`Happened`]): a report states what was
 //! done, not what was planned. [`Probe`]s record the bytes an engine node read or wrote.
@@ -63,10 +67,11 @@ pub enum Directive {
     /// Just before the CPU node at `before` (an uncached access), `line` is written back if
     /// it is dirty (and a keep of it ends).
     WriteBackBeforeAccess { line: u32, before: Pos },
-    /// Just after the CPU node at `after` (an uncached access), `line`'s clean bytes are read
-    /// again from memory, as a fill after an eviction would read them (under whole-line
-    /// write-back, a dirty line is written back just before that node, so that it can be).
-    RefreshAfterAccess { line: u32, after: Pos },
+    /// Just after the CPU node at `after` (the last node of an uncached access), `line`'s clean
+    /// bytes are read again from memory, as a fill after an eviction would read them (under
+    /// whole-line write-back, a dirty line is first written back just before the access's first
+    /// node, `before`, so that it can be: never between the two halves of an AMO).
+    RefreshAfterAccess { line: u32, before: Pos, after: Pos },
 }
 
 /// What a directive did.
@@ -339,13 +344,13 @@ impl Schedule {
 
     /// The line to refresh after the next CPU node, given the CPU nodes so far (once): under
     /// whole-line write-back it is written back before that node.
-    pub(crate) fn refill_write_back_due(&mut self, position: Pos) -> Option<u32> {
+    pub(crate) fn refill_write_back_due(&mut self, position: Pos) -> Option<(u32, Pos)> {
         let due = self.due(self.refill_written_back, position, |d| match *d {
-            Directive::RefreshAfterAccess { line, after } => Some((line, after)),
+            Directive::RefreshAfterAccess { line, before, .. } => Some((line, before)),
             _ => None,
         });
         self.refill_written_back |= due.is_some();
-        due.map(|(line, _)| line)
+        due
     }
 
     /// The line to refresh now that the CPU has passed its node, given the CPU nodes so far
@@ -353,7 +358,7 @@ impl Schedule {
     pub(crate) fn line_refresh_due(&mut self, position: Pos) -> Option<(u32, Pos)> {
         let due = self.due(self.refreshed, position, |d| match *d {
             // Due before the node after `after`.
-            Directive::RefreshAfterAccess { line, after } => Some((line, after + 1)),
+            Directive::RefreshAfterAccess { line, after, .. } => Some((line, after + 1)),
             _ => None,
         });
         self.refreshed |= due.is_some();

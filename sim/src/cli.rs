@@ -203,7 +203,8 @@ struct RunArgs {
     /// With --race-check: then make each finding happen both ways, as `mxpsim provoke` does
     /// (with its defaults), and print what that changes on standard error after the race
     /// report. The exit status is the run's.
-    #[arg(long, requires = "race_check", conflicts_with_all = ["halt_on_race", "gdb"])]
+    /// (Not with --suppressions: provoke's findings would not be the report's.)
+    #[arg(long, requires = "race_check", conflicts_with_all = ["halt_on_race", "gdb", "suppressions"])]
     provoke: bool,
 
     /// Wait for GDB on 127.0.0.1:PORT (0: any free port, printed) before the first
@@ -288,6 +289,18 @@ impl ReportArgs {
 
     fn race_exitcode(&self) -> u8 {
         self.race_exitcode.unwrap_or(RACES_FOUND)
+    }
+
+    /// How the report is built (`--stack-depth`, `--user-code`).
+    fn options(&self) -> report::Options {
+        let user_code = (!self.user_code.is_empty()).then(|| {
+            let mut set = globset::GlobSetBuilder::new();
+            self.user_code.iter().for_each(|g| {
+                set.add(g.clone());
+            });
+            set.build().expect("globs parsed one by one build a set")
+        });
+        report::Options { stack_depth: self.stack_depth.map_or(16, usize::from), user_code }
     }
 }
 
@@ -497,6 +510,8 @@ struct ProvokeRun<'a> {
     timeline: Option<Option<String>>,
     /// 0: all.
     tries: usize,
+    /// How findings are built and numbered (as the race report that comes with them).
+    options: crate::report::Options,
 }
 
 impl ProvokeRun<'_> {
@@ -517,6 +532,7 @@ impl ProvokeRun<'_> {
             detector,
             timeline: self.timeline,
             tries: (self.tries > 0).then_some(self.tries),
+            options: self.options,
         };
         let provoked = crate::provoke::provoke(&setup, self.source, selection).map_err(|e| Fatal(Failure::Usage, e))?;
         Ok((provoked, stop))
@@ -562,6 +578,7 @@ fn provoke(args: &ProvokeArgs) -> Result<u8, Fatal> {
         race_uncached: args.race_uncached,
         timeline: args.timeline.as_ref().map(|_| args.timeline_window.clone()),
         tries: args.tries,
+        options: Default::default(),
     };
     let (provoked, stop) = run.provoke(&selection)?;
     let text = match args.report_format.unwrap_or(ProvokeFormat::Human) {
@@ -895,7 +912,9 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     if let Some(failure) = late {
         return Err(failure);
     }
-    if let Some((image, cmdline)) = again.filter(|_| races > 0) {
+    // (Not after Ctrl-C: the run was cut short, and so would provoke's runs be.)
+    let interrupted_run = matches!(end, RunEnd::Interrupted { .. });
+    if let Some((image, cmdline)) = again.filter(|_| races > 0 && !interrupted_run) {
         let run = ProvokeRun {
             config: &config,
             image: &image,
@@ -906,6 +925,7 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
             race_uncached: args.report.race_uncached,
             timeline: None,
             tries: DEFAULT_TRIES,
+            options: args.report.options(),
         };
         let (provoked, stop) = run.provoke(&crate::provoke::Selection::All)?;
         let text = "\n".to_string() + &crate::provoke::text::render(&provoked);
@@ -980,15 +1000,7 @@ fn report_races(
     let Checked { findings, source, notes, end, machine } = found;
     let colour =
         matches!(out, ReportOut::Stderr) && io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let user_code = (!args.user_code.is_empty()).then(|| {
-        let mut set = globset::GlobSetBuilder::new();
-        args.user_code.iter().for_each(|g| {
-            set.add(g.clone());
-        });
-        set.build().expect("globs parsed one by one build a set")
-    });
-    let options = report::Options { stack_depth: args.stack_depth.map_or(16, usize::from), user_code };
-    let mut built = report::build(findings, source, notes, &options, end.clone());
+    let mut built = report::build(findings, source, notes, &args.options(), end.clone());
     suppress::apply(&mut built, suppressions);
     let verbose = tracing::enabled!(tracing::Level::INFO);
     let text = match args.report_format.unwrap_or(ReportFormat::Human) {

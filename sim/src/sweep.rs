@@ -332,7 +332,14 @@ pub fn merge(shards: &[(String, String)]) -> Result<Vec<Row>, String> {
         }
         match &grid {
             None => {
-                cells = vec![None; header.grid.cells];
+                let grid_cells = header.grid.programs.len() * header.grid.variants.len();
+                if header.grid.cells != grid_cells {
+                    return Err(format!(
+                        "{name}: line 1: {} cells for {grid_cells} programs × variants",
+                        header.grid.cells
+                    ));
+                }
+                cells = vec![None; grid_cells];
                 grid = Some((header.grid, name));
             }
             Some((g, first)) if *g != header.grid => {

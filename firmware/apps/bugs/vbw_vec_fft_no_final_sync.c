@@ -10,7 +10,7 @@
  * expect-provoke: line=32 uw/dma_w a-before-b=harmful b-before-a=benign
  * expect-provoke: line=32 uw/dma_w a-before-b=harmful b-before-a=benign
  * expect-provoke: line=32 ur/dma_w a-before-b=harmful b-before-a=benign
- * expect-provoke: line=32 ur/dma_w a-before-b=benign b-before-a=benign
+ * expect-provoke: line=32 ur/dma_w a-before-b=harmful b-before-a=benign
  * expect-provoke: line=32 spr/vec a-before-b=benign b-before-a=benign
  * expect-provoke: line=32 spr/dma_r a-before-b=benign b-before-a=benign
  * expect-provoke: line=32 spr/vec a-before-b=harmful b-before-a=benign
@@ -36,8 +36,8 @@
  * expect-provoke: line=32 ur/dma_w a-before-b=harmful b-before-a=benign
  * expect-provoke: line=32 uw/dma_w a-before-b=harmful b-before-a=benign
  * expect-provoke: line=32 uw/dma_w a-before-b=harmful b-before-a=benign
- * expect-provoke: line=32 ur/dma_w a-before-b=benign b-before-a=benign
- * expect-provoke: line=32 ur/dma_w a-before-b=benign b-before-a=benign
+ * expect-provoke: line=32 ur/dma_w a-before-b=harmful b-before-a=benign
+ * expect-provoke: line=32 ur/dma_w a-before-b=harmful b-before-a=benign
  */
 #define BUG_NO_FINAL_SYNC 1
 #include "../vbxware/vbw_vec_fft.c"

@@ -6,9 +6,9 @@
  * (whose definitions then keep libvbxware.a's copy out of the link).
  * The race checker must report it (tests/race_check.rs); the data may or may not come out
  * wrong in a given run, so tests/firmware.rs does not run it.
+ * expect-provoke: line=32 spr/vec a-before-b=benign b-before-a=harmful
  * expect-provoke: line=32 spr/vec a-before-b=benign b-before-a=benign
- * expect-provoke: line=32 spr/vec a-before-b=benign b-before-a=benign
- * expect-provoke: line=32 spr/dma_r a-before-b=benign b-before-a=benign
+ * expect-provoke: line=32 spr/dma_r a-before-b=harmful b-before-a=benign
  * expect-provoke: line=32 spr/dma_r a-before-b=harmful b-before-a=benign
  * expect-provoke: line=32 spr/vec a-before-b=benign b-before-a=benign
  */

@@ -39,10 +39,10 @@ impl<S: EventSink> MemorySystem<S> {
             let happened = |bytes| Happened::WroteBackBeforeAccess { line, before, bytes, cycle: now };
             self.write_back_now(&mut schedule, line, now, happened);
         }
-        if let Some(line) = schedule.refill_write_back_due(position) {
+        if let Some((line, before)) = schedule.refill_write_back_due(position) {
             let bytes = self.cache.as_mut().map_or(0, |cache| cache.write_back_to_refill(&mut self.dram, line));
             if bytes > 0 {
-                schedule.log(Happened::WroteBackBeforeAccess { line, before: position + 1, bytes, cycle: now });
+                schedule.log(Happened::WroteBackBeforeAccess { line, before, bytes, cycle: now });
             }
         }
         if let Some((line, after)) = schedule.line_refresh_due(position) {

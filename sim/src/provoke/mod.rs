@@ -44,6 +44,8 @@ pub struct Setup<'a> {
     /// How many of a finding's races (site pair and line) are tried, in the detector's order,
     /// until one changes the output or exit status (`None`: all).
     pub tries: Option<usize>,
+    /// How findings are built (and so numbered), as in the race report.
+    pub options: crate::report::Options,
 }
 
 /// Which findings to provoke.
@@ -71,7 +73,7 @@ struct Capture {
 /// not a finding.
 pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Result<Provoked, String> {
     let (first, findings, notes) = run(setup, None, None);
-    let report = report::build(&findings, source, &notes, &Default::default(), first.end.clone());
+    let report = report::build(&findings, source, &notes, &setup.options, first.end.clone());
     let total = report.findings.len();
     let chosen: Vec<(usize, Finding)> = match selection {
         Selection::All => report.findings.into_iter().enumerate().map(|(i, f)| (i + 1, f)).collect(),
@@ -89,7 +91,13 @@ pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Resu
     // run's instructions (plus ten million), unless a limit was given.
     let mut limits = setup.limits.clone();
     limits.max_insns = limits.max_insns.or(Some(first.instructions.saturating_mul(10).saturating_add(10_000_000)));
-    let setup = &Setup { limits, cmdline: setup.cmdline.clone(), timeline: setup.timeline.clone(), ..*setup };
+    let setup = &Setup {
+        limits,
+        cmdline: setup.cmdline.clone(),
+        timeline: setup.timeline.clone(),
+        options: setup.options.clone(),
+        ..*setup
+    };
     // The races each finding may try, as findings of their own.
     let races: Vec<Vec<Finding>> = chosen
         .iter()
@@ -118,8 +126,9 @@ pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Resu
     // machine each.
     let mut tried: Vec<Vec<Result<Vec<Attempt>, String>>> = vec![Vec::new(); chosen.len()];
     for k in 0.. {
+        // (An attempt that did not do all it planned does not end the search.)
         let changed = |results: &[Result<Vec<Attempt>, String>]| {
-            results.iter().flatten().flatten().any(|a| a.effect.verdict() == Verdict::Harmful)
+            results.iter().flatten().flatten().any(|a| a.realised && a.effect.verdict() == Verdict::Harmful)
         };
         let round: Vec<(usize, Result<[plan::Plan; 2], String>)> = (0..chosen.len())
             .filter(|&i| k < races[i].len() && !changed(&tried[i]))
@@ -148,9 +157,12 @@ pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Resu
                 (i, attempt(plan, race, &baseline, capture))
             })
             .collect();
+        let mut by_finding: Vec<Vec<Attempt>> = vec![Vec::new(); chosen.len()];
+        for (i, attempt) in attempts {
+            by_finding[i].push(attempt);
+        }
         for (i, plans) in round {
-            let mine = plans.map(|_| attempts.iter().filter(|(j, _)| *j == i).map(|(_, a)| a.clone()).collect());
-            tried[i].push(mine);
+            tried[i].push(plans.map(|_| std::mem::take(&mut by_finding[i])));
         }
     }
     let findings = chosen
@@ -164,7 +176,8 @@ pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Resu
             };
             let worst = tried.iter().map(verdict).max().flatten();
             let race = tried.iter().position(|r| verdict(r) == worst).unwrap_or(0);
-            let attempts = tried.get(race).cloned().unwrap_or_else(|| Err("the finding has no race".into()));
+            let tried_count = tried.len();
+            let attempts = tried.into_iter().nth(race).unwrap_or_else(|| Err("the finding has no race".into()));
             let shown = if races.is_empty() { finding.clone() } else { races.swap_remove(race) };
             ProvokedFinding {
                 number,
@@ -172,7 +185,7 @@ pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Resu
                 attempts,
                 race,
                 races: finding.occurrences as usize,
-                tried: tried.len(),
+                tried: tried_count,
             }
         })
         .collect();

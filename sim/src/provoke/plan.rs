@@ -12,6 +12,10 @@
 //! | write-back of `L`, store at `p`, next clean at `s` | keep `L`, write it back just before `E` (holding `E` past `p` and until just before `s` or `t`, whichever comes first) | keep `L` until `E` has taken effect, then let it go (and hurry `E` before `s`) |
 //! | fill of `L` for the access at `q`, last flush/inval at `v` | keep `L` from right after `v` until `q` (hold `E` past `v` if it was requested before) | hurry `E` before `q` and read `L`'s clean bytes again just after `E` |
 //!
+//! Holding `E` that long is legal (it stays inside both intervals) but may also move it past
+//! other unsynchronised CPU accesses of its data: the outcome then shows those races' effect
+//! too (`vbw_vec_fft_cached_twiddle`'s write-back-first verdicts, for one).
+//!
 //! "Before `q`" and "after `q`" mean the whole instruction of `q`: an AMO is two nodes, a read
 //! and a write, and nothing comes between them.
 //!
@@ -29,7 +33,8 @@
 //! A cache node and a CPU access `U` at `q` that bypasses the cache (`--race-uncached`): the
 //! write-back is kept as above and written back just before `q`, or let go just after it; the
 //! fill is the one right after the line's last flush or invalidate, kept until its access, or
-//! one made again just after `q`.
+//! one made again just after `q` (under whole-line write-back after writing a dirty line back
+//! just before `q`: a cache fills a dirty line again only after its write-back).
 
 use crate::report::model::Finding;
 use mxpsim_detector::event::{Pos, WriteBack};
@@ -104,7 +109,7 @@ fn uncached_plans(a: &RaceNode, b: &RaceNode, context: &Context) -> Result<[Plan
             // access; or a fill again right after the uncached access.
             let (_, fill_last) = (context.instruction)(cache.id.pos);
             let keep = Directive::KeepLine { line, from: cache.pred + 1 };
-            let refresh = Directive::RefreshAfterAccess { line, after: last };
+            let refresh = Directive::RefreshAfterAccess { line, before: first, after: last };
             (vec![keep, Directive::LetGoAfter { line, after: fill_last }], vec![refresh])
         }
     };

@@ -48,7 +48,7 @@ fn finding(out: &mut String, pf: &ProvokedFinding) {
     if pf.races > 1 {
         let _ = writeln!(
             out,
-            "  race {} of its {} (site pair and line); {} tried, in order, until one changed the output or exit status",
+            "  race {} of its {} (site pair and line); {} tried, in order (the search stops at the first harmful one)",
             pf.race + 1,
             pf.races,
             pf.tried
