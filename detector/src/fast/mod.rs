@@ -213,7 +213,7 @@ impl FastDetector {
             archived,
             dram_segments,
             dram_nodes,
-            engine_nodes: self.engine.unsynced().len(),
+            engine_nodes: self.engine.unsynced_count(),
             logged_accesses: self.cpu_log.len(),
         }
     }
@@ -295,7 +295,6 @@ impl FastDetector {
             Space::Scratchpad => self
                 .engine
                 .unsynced()
-                .iter()
                 .map(|e| (e.node, e.footprint.space(space).conflicts(footprint)))
                 .filter(|(_, bytes)| !bytes.is_empty())
                 .collect(),
