@@ -161,12 +161,19 @@ impl DramIndex {
     /// The nodes overlapping `range`, each with the bytes of `range` it touches (normalised),
     /// in key order.
     pub fn overlapping(&self, range: Range) -> BTreeMap<NodeKey, Vec<Range>> {
+        self.overlapping_where(range, |_| true)
+    }
+
+    /// [`DramIndex::overlapping`] of the nodes `keep` accepts (asked before anything is
+    /// gathered for a node: the CPU's uncached accesses to a buffer that synced DMA writes
+    /// cover ask for the unsynced ones, which are rarely there).
+    pub fn overlapping_where(&self, range: Range, keep: impl Fn(&DramNode) -> bool) -> BTreeMap<NodeKey, Vec<Range>> {
         let mut out: BTreeMap<NodeKey, Vec<Range>> = BTreeMap::new();
         for start in self.starts_overlapping(range) {
             let seg = &self.segments[&start];
             let piece = Range::new(start, (seg.end - start as u64) as u32);
             if let Some(common) = piece.intersection(range) {
-                for &k in &seg.nodes {
+                for &k in seg.nodes.iter().filter(|&&k| self.node(k).is_some_and(&keep)) {
                     out.entry(k).or_default().push(common);
                 }
             }

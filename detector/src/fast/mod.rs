@@ -282,16 +282,12 @@ impl FastDetector {
         footprint: &Footprint,
     ) -> Vec<(RaceNode, Vec<Range>)> {
         let mut found: Vec<(RaceNode, Vec<Range>)> = match space {
-            Space::Dram => self
-                .dram
-                .overlapping(range)
-                .into_iter()
-                .filter_map(|(key, bytes)| {
-                    let n = self.dram.node(key)?;
-                    let conflicts = n.node.id.kind.is_engine() && !n.synced() && (n.writes || access == Access::Write);
-                    conflicts.then_some((n.node, bytes))
-                })
-                .collect(),
+            Space::Dram => {
+                let conflicts =
+                    |n: &DramNode| n.node.id.kind.is_engine() && !n.synced() && (n.writes || access == Access::Write);
+                let found = self.dram.overlapping_where(range, conflicts).into_iter();
+                found.filter_map(|(key, bytes)| Some((self.dram.node(key)?.node, bytes))).collect()
+            }
             Space::Scratchpad => self
                 .engine
                 .unsynced()
