@@ -334,35 +334,41 @@ impl Schedule {
 
     /// The line to write back before the next CPU node, given the CPU nodes so far (once).
     pub(crate) fn write_back_due(&mut self, position: Pos) -> Option<(u32, Pos)> {
-        let due = self.due(self.written_back, position, |d| match *d {
-            Directive::WriteBackBeforeAccess { line, before } => Some((line, before)),
-            _ => None,
-        });
-        self.written_back |= due.is_some();
-        due
+        self.due_once(
+            |s| &mut s.written_back,
+            position,
+            |d| match *d {
+                Directive::WriteBackBeforeAccess { line, before } => Some(((line, before), before)),
+                _ => None,
+            },
+        )
     }
 
     /// The line to refresh after the next CPU node, given the CPU nodes so far (once): under
     /// whole-line write-back it is written back before that node.
     pub(crate) fn refill_write_back_due(&mut self, position: Pos) -> Option<(u32, Pos)> {
-        let due = self.due(self.refill_written_back, position, |d| match *d {
-            Directive::RefreshAfterAccess { line, before, .. } => Some((line, before)),
-            _ => None,
-        });
-        self.refill_written_back |= due.is_some();
-        due
+        self.due_once(
+            |s| &mut s.refill_written_back,
+            position,
+            |d| match *d {
+                Directive::RefreshAfterAccess { line, before, .. } => Some(((line, before), before)),
+                _ => None,
+            },
+        )
     }
 
     /// The line to refresh now that the CPU has passed its node, given the CPU nodes so far
     /// (once).
     pub(crate) fn line_refresh_due(&mut self, position: Pos) -> Option<(u32, Pos)> {
-        let due = self.due(self.refreshed, position, |d| match *d {
-            // Due before the node after `after`.
-            Directive::RefreshAfterAccess { line, after, .. } => Some((line, after + 1)),
-            _ => None,
-        });
-        self.refreshed |= due.is_some();
-        due.map(|(line, next)| (line, next - 1))
+        self.due_once(
+            |s| &mut s.refreshed,
+            position,
+            |d| match *d {
+                // Due before the node after `after`.
+                Directive::RefreshAfterAccess { line, after, .. } => Some(((line, after), after + 1)),
+                _ => None,
+            },
+        )
     }
 
     /// True once the kept line has been taken ([`Directive::KeepLine`]).
@@ -391,6 +397,20 @@ impl Schedule {
             true => None,
             false => self.directives.iter().filter_map(pick).find(|(_, at)| position + 1 >= *at),
         }
+    }
+
+    /// [`Schedule::due`] for a directive that acts once: its `done` flag is set when it is due.
+    /// `pick` gives what the caller needs and the CPU node the directive acts before.
+    fn due_once<T>(
+        &mut self,
+        done: fn(&mut Schedule) -> &mut bool,
+        position: Pos,
+        pick: impl Fn(&Directive) -> Option<(T, Pos)>,
+    ) -> Option<T> {
+        let finished = *done(self);
+        let due = self.due(finished, position, pick).map(|(what, _)| what);
+        *done(self) |= due.is_some();
+        due
     }
 
     pub(crate) fn keep_started(&mut self, line: u32, before: Pos, cycle: u64, cached: bool) {

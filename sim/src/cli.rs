@@ -339,8 +339,8 @@ struct SweepArgs {
     /// Run only the K-th of N slices of the grid (cells K, K+N, K+2N, … in program-then-cache
     /// order) and write its rows to standard output as JSON lines, for `mxpsim sweep merge`
     /// (one shard per cluster task: see README, "Sweeps on a cluster").
-    #[arg(long, value_name = "K/N", conflicts_with_all = ["csv", "json"])]
-    shard: Option<String>,
+    #[arg(long, value_name = "K/N", conflicts_with_all = ["csv", "json"], value_parser = crate::sweep::Shard::parse)]
+    shard: Option<crate::sweep::Shard>,
 
     /// Line sizes, e.g. --line 16,32,64.
     #[arg(long, value_delimiter = ',')]
@@ -514,7 +514,24 @@ struct ProvokeRun<'a> {
     options: crate::report::Options,
 }
 
-impl ProvokeRun<'_> {
+impl<'a> ProvokeRun<'a> {
+    /// With `provoke`'s defaults: no limits of its own, `DEFAULT_TRIES` races a finding, the
+    /// report's default options, no timeline.
+    fn new(config: &'a MachineConfig, image: &'a elf::Image, source: &'a SourceMap, cmdline: String) -> Self {
+        ProvokeRun {
+            config,
+            image,
+            source,
+            cmdline,
+            max_insns: None,
+            max_cycles: None,
+            race_uncached: false,
+            timeline: None,
+            tries: DEFAULT_TRIES,
+            options: Default::default(),
+        }
+    }
+
     /// Runs `provoke`; also returns the stop request (set if a signal cut the runs short).
     fn provoke(
         self,
@@ -569,16 +586,12 @@ fn provoke(args: &ProvokeArgs) -> Result<u8, Fatal> {
         false => crate::provoke::Selection::Numbers(args.races.clone()),
     };
     let run = ProvokeRun {
-        config: &config,
-        image: &image,
-        source: &source,
-        cmdline,
         max_insns: args.max_insns,
         max_cycles: args.max_cycles,
         race_uncached: args.race_uncached,
         timeline: args.timeline.as_ref().map(|_| args.timeline_window.clone()),
         tries: args.tries,
-        options: Default::default(),
+        ..ProvokeRun::new(&config, &image, &source, cmdline)
     };
     let (provoked, stop) = run.provoke(&selection)?;
     let text = match args.report_format.unwrap_or(ProvokeFormat::Human) {
@@ -916,16 +929,11 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     let interrupted_run = matches!(end, RunEnd::Interrupted { .. });
     if let Some((image, cmdline)) = again.filter(|_| races > 0 && !interrupted_run) {
         let run = ProvokeRun {
-            config: &config,
-            image: &image,
-            source: &source,
-            cmdline,
             max_insns: args.max_insns,
             max_cycles: args.max_cycles,
             race_uncached: args.report.race_uncached,
-            timeline: None,
-            tries: DEFAULT_TRIES,
             options: args.report.options(),
+            ..ProvokeRun::new(&config, &image, &source, cmdline)
         };
         let (provoked, stop) = run.provoke(&crate::provoke::Selection::All)?;
         let text = "\n".to_string() + &crate::provoke::text::render(&provoked);
@@ -1037,15 +1045,12 @@ fn sweep(args: &SweepArgs) -> Result<u8, Fatal> {
             .map_err(|e| Fatal(Failure::InvalidConfig, format!("{}: {e}", path.display())))?;
     }
     let variants = crate::sweep::grid(&base, &axes).map_err(|e| Fatal(Failure::InvalidConfig, e))?;
-    let shard = match &args.shard {
-        Some(text) => crate::sweep::Shard::parse(text).map_err(|e| Fatal(Failure::Usage, e))?,
-        None => crate::sweep::Shard::WHOLE,
-    };
+    let shard = args.shard.unwrap_or(crate::sweep::Shard::WHOLE);
     let outputs = TableOut::create(&args.table)?;
     let progress = io::stderr().is_terminal();
     let rows = crate::sweep::sweep(&args.programs, &variants, args.max_insns, shard, progress)
         .map_err(|(path, e)| Fatal(e.failure(), format!("{}: {e}", path.display())))?;
-    if args.shard.is_some() {
+    if let Some(shard) = args.shard {
         // A shard delivers its rows; the merge decides the sweep's status.
         let grid = crate::sweep::GridId::new(&args.programs, &variants, args.max_insns, &base);
         write_stdout(&crate::sweep::shard_lines(&grid, shard, &rows), "the shard's rows")?;

@@ -15,7 +15,7 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 /// One cell of the grid: a program under one configuration.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Row {
     pub program: String,
     /// The `--cache` spelling of the configuration.
@@ -143,7 +143,7 @@ impl Shard {
 
     /// `K/N`, 0 ≤ K < N.
     pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("--shard {text}: expected K/N with 0 <= K < N, e.g. 0/4");
+        let bad = || "expected K/N with 0 <= K < N, e.g. 0/4".to_string();
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
         let (k, n): (usize, usize) = (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
         if k >= n {
@@ -268,7 +268,6 @@ pub struct GridId {
     pub max_insns: u64,
     /// CRC-32 of the base machine's TOML (`mxpsim config`).
     pub machine: u32,
-    pub cells: usize,
 }
 
 impl GridId {
@@ -280,8 +279,11 @@ impl GridId {
             variants: variants.iter().map(|v| v.spec.clone()).collect(),
             max_insns,
             machine: crc32fast::hash(base.to_toml().as_bytes()),
-            cells: programs.len() * variants.len(),
         }
+    }
+
+    fn cells(&self) -> usize {
+        self.programs.len() * self.variants.len()
     }
 }
 
@@ -332,14 +334,7 @@ pub fn merge(shards: &[(String, String)]) -> Result<Vec<Row>, String> {
         }
         match &grid {
             None => {
-                let grid_cells = header.grid.programs.len() * header.grid.variants.len();
-                if header.grid.cells != grid_cells {
-                    return Err(format!(
-                        "{name}: line 1: {} cells for {grid_cells} programs × variants",
-                        header.grid.cells
-                    ));
-                }
-                cells = vec![None; grid_cells];
+                cells = vec![None; header.grid.cells()];
                 grid = Some((header.grid, name));
             }
             Some((g, first)) if *g != header.grid => {
@@ -362,7 +357,7 @@ pub fn merge(shards: &[(String, String)]) -> Result<Vec<Row>, String> {
     }
     let missing: Vec<usize> = cells.iter().enumerate().filter(|(_, c)| c.is_none()).map(|(i, _)| i).collect();
     if let Some(&first) = missing.first() {
-        let n = grid.map_or(0, |(g, _)| g.cells);
+        let n = grid.map_or(0, |(g, _)| g.cells());
         return Err(format!(
             "{} of the grid's {n} cells missing (the first: cell {first}): a shard is missing or was cut short",
             missing.len()

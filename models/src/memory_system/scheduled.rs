@@ -40,10 +40,8 @@ impl<S: EventSink> MemorySystem<S> {
             self.write_back_now(&mut schedule, line, now, happened);
         }
         if let Some((line, before)) = schedule.refill_write_back_due(position) {
-            let bytes = self.cache.as_mut().map_or(0, |cache| cache.write_back_to_refill(&mut self.dram, line));
-            if bytes > 0 {
-                schedule.log(Happened::WroteBackBeforeAccess { line, before, bytes, cycle: now });
-            }
+            let happened = |bytes| Happened::WroteBackBeforeAccess { line, before, bytes, cycle: now };
+            self.write_back_to_refill(&mut schedule, line, happened);
         }
         if let Some((line, after)) = schedule.line_refresh_due(position) {
             let (present, bytes) = self.refresh_now(line);
@@ -113,10 +111,7 @@ impl<S: EventSink> MemorySystem<S> {
         // A line to fill again just after the node, under whole-line write-back: its
         // write-back first, just before the node (its interval is open: the line is dirty).
         for line in schedule.refreshes_after(request) {
-            let bytes = self.cache.as_mut().map_or(0, |cache| cache.write_back_to_refill(&mut self.dram, line));
-            if bytes > 0 {
-                schedule.log(Happened::WroteBack { line, request, bytes, cycle: at });
-            }
+            self.write_back_to_refill(schedule, line, |bytes| Happened::WroteBack { line, request, bytes, cycle: at });
         }
         self.probe(schedule, request, true);
         let (mxp, dram, sink) = (&mut self.mxp, &mut self.dram, &mut self.sink);
@@ -146,6 +141,15 @@ impl<S: EventSink> MemorySystem<S> {
         schedule.log(happened(bytes));
         if schedule.keeps(line) {
             self.end_keep(schedule, line, now);
+        }
+    }
+
+    /// Before a refresh of `line`: under whole-line write-back a dirty line is written back
+    /// first (logged as `happened` of the bytes written, if any).
+    fn write_back_to_refill(&mut self, schedule: &mut Schedule, line: u32, happened: impl FnOnce(u32) -> Happened) {
+        let bytes = self.cache.as_mut().map_or(0, |cache| cache.write_back_to_refill(&mut self.dram, line));
+        if bytes > 0 {
+            schedule.log(happened(bytes));
         }
     }
 

@@ -170,21 +170,22 @@ pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Resu
         .zip(races)
         .zip(tried)
         .map(|(((number, finding), mut races), tried)| {
-            // The race shown: the first with the worst effect (or the first, if none could be tried).
+            // The race shown: the first with the worst effect (the first, if none could be tried).
             let verdict = |r: &Result<Vec<Attempt>, String>| {
                 r.as_ref().ok().and_then(|a| a.iter().map(|a| a.effect.verdict()).max())
             };
             let worst = tried.iter().map(verdict).max().flatten();
-            let race = tried.iter().position(|r| verdict(r) == worst).unwrap_or(0);
+            // (Every finding has a race, so round 0 tried each.)
+            let race = tried.iter().position(|r| verdict(r) == worst).expect("a race was tried");
             let tried_count = tried.len();
-            let attempts = tried.into_iter().nth(race).unwrap_or_else(|| Err("the finding has no race".into()));
-            let shown = if races.is_empty() { finding.clone() } else { races.swap_remove(race) };
+            let attempts = tried.into_iter().nth(race).expect("the race was tried");
+            let races_total = finding.occurrences as usize;
             ProvokedFinding {
                 number,
-                finding: shown,
+                finding: races.swap_remove(race),
                 attempts,
                 race,
-                races: finding.occurrences as usize,
+                races: races_total,
                 tried: tried_count,
             }
         })

@@ -220,7 +220,8 @@ impl Builder<'_> {
     }
 
     fn finding(&self, members: Vec<Member>) -> Finding {
-        let race = &members[0].entry.first;
+        let first: &ReportEntry = members[0].entry;
+        let race = &first.first;
         let bytes_all = bytes::normalize(members.iter().flat_map(|m| m.entry.bytes.iter().copied()).collect());
         let lines: BTreeSet<u32> = members.iter().filter_map(|m| m.entry.first.line()).collect();
         let site_pairs: BTreeSet<(u32, u32)> = members.iter().map(|m| m.pcs).collect();
@@ -244,9 +245,10 @@ impl Builder<'_> {
             }
         }
         let fix = Self::fix(&sides, &why, &bytes_all);
+        let occurrences = members.len() as u64;
         let races = members
-            .iter()
-            .filter_map(|m| Some(FoldedRace { sides: m.sides.clone()?, bytes: m.entry.bytes.clone() }))
+            .into_iter()
+            .filter_map(|m| Some(FoldedRace { sides: m.sides?, bytes: m.entry.bytes.clone() }))
             .collect();
         Finding {
             space: race.space,
@@ -254,7 +256,7 @@ impl Builder<'_> {
             bytes: bytes_all,
             cache_lines: lines.len(),
             sites: site_pairs.len(),
-            occurrences: members.len() as u64,
+            occurrences,
             objects,
             line,
             why,
