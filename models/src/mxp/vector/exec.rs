@@ -113,12 +113,51 @@ impl Source {
             Source::Unread => Elem::new(0, false),
         }
     }
+
+    /// Elements `first..end`, as [`Source::fetch`] reads them one by one, into `out`
+    /// (emptied first). A wavefront at a time: the elements of a vector that does not wrap
+    /// around the scratchpad's end are read straight from its slices.
+    fn fetch_wave(&self, state: &VectorState, calc: IntType, first: u32, end: u32, out: &mut Vec<Elem>) {
+        out.clear();
+        if let Source::Vector { base, ty } = *self {
+            let at = layout::element_addr(base, first, ty.size) as usize;
+            let bytes = (end - first) as usize * ty.size.bytes() as usize;
+            if let (Some(data), Some(flags)) = (state.data.get(at..at + bytes), state.flags.get(at..at + bytes)) {
+                match ty.size {
+                    Size::Byte => gather::<1>(data, flags, ty, calc, out),
+                    Size::Half => gather::<2>(data, flags, ty, calc, out),
+                    Size::Word => gather::<4>(data, flags, ty, calc, out),
+                }
+                return;
+            }
+        }
+        out.extend((first..end).map(|i| self.fetch(state, calc, i)));
+    }
+}
+
+/// Elements of `N` bytes from `data` with their flags from `flags` (the same span of the
+/// shadow), converted as [`Source::fetch`] converts them.
+fn gather<const N: usize>(data: &[u8], flags: &[u8], ty: IntType, calc: IntType, out: &mut Vec<Elem>) {
+    out.extend(data.chunks_exact(N).zip(flags.chunks_exact(N)).map(|(value, flag)| {
+        let mut word = [0; 4];
+        word[..N].copy_from_slice(value);
+        let raw = u32::from_le_bytes(word);
+        Elem::new(calc.wrap(ty.wrap(raw.into())), flag.iter().any(|&byte| byte != 0))
+    }));
 }
 
 /// Both sources of one row.
 struct Operands {
     a: Source,
     b: Source,
+}
+
+/// One wavefront's source elements, reused from wavefront to wavefront.
+#[derive(Default)]
+struct Wave {
+    a: Vec<Elem>,
+    b: Vec<Elem>,
+    results: Vec<(u32, Elem)>,
 }
 
 impl Operands {
@@ -131,25 +170,35 @@ impl Operands {
         let calc = plan.ctx.calc;
         alu::compute(plan.insn.op, &plan.ctx, self.a.fetch(state, calc, i), self.b.fetch(state, calc, i))
     }
+
+    /// What the enabled elements `first..end` compute, those that write something, into
+    /// `wave.results` (all sources are read first).
+    fn compute_wave(&self, plan: &Plan, state: &VectorState, first: u32, end: u32, wave: &mut Wave) {
+        let calc = plan.ctx.calc;
+        self.a.fetch_wave(state, calc, first, end, &mut wave.a);
+        self.b.fetch_wave(state, calc, first, end, &mut wave.b);
+        wave.results.clear();
+        let elements = (first..end).zip(wave.a.iter().zip(&wave.b));
+        wave.results.extend(
+            elements
+                .filter(|&(i, _)| layout::enabled(plan.insn, &state.mask, i))
+                .filter_map(|(i, (&a, &b))| Some((i, alu::compute(plan.insn.op, &plan.ctx, a, b)?))),
+        );
+    }
 }
 
 /// The ordinary instruction: every enabled, written element goes to D. Within a wavefront all
 /// sources are read before any result is stored; wavefronts and rows follow in order, so a
 /// later wavefront sees an earlier one's results (§3.2).
 fn store_elements(plan: &Plan, state: &mut VectorState, rows: impl Rows) -> Result<(), VectorError> {
-    let mut wave: Vec<(u32, Elem)> = Vec::with_capacity(plan.wave_len.min(plan.len) as usize);
+    let mut wave = Wave::default();
     for row in rows {
         let row = row?;
         let operands = Operands::new(plan, &row);
         for start in (0..plan.len).step_by(plan.wave_len as usize) {
             let end = start.saturating_add(plan.wave_len).min(plan.len);
-            wave.clear();
-            wave.extend(
-                (start..end)
-                    .filter(|&i| layout::enabled(plan.insn, &state.mask, i))
-                    .filter_map(|i| Some((i, operands.compute(plan, state, i)?))),
-            );
-            for &(i, result) in &wave {
+            operands.compute_wave(plan, state, start, end, &mut wave);
+            for &(i, result) in &wave.results {
                 let value = alu::narrow(plan.insn.op, plan.ctx.calc, plan.dest, result.value);
                 let addr = layout::element_addr(row.d, i, plan.dest.size);
                 store_element(state, addr, plan.dest.size, Elem::new(value, result.flag));
@@ -232,15 +281,45 @@ fn status(mask: &Mask) -> u32 {
 
 /// Element of `size` bytes at `addr`, little-endian.
 fn load(bytes: &[u8], addr: u32, size: Size) -> u32 {
-    (0..size.bytes()).rev().fold(0, |word, k| word << 8 | u32::from(bytes[wrap(bytes, addr, k)]))
+    let whole = match size {
+        Size::Byte => load_whole::<1>(bytes, addr),
+        Size::Half => load_whole::<2>(bytes, addr),
+        Size::Word => load_whole::<4>(bytes, addr),
+    };
+    whole.unwrap_or_else(|| (0..size.bytes()).rev().fold(0, |word, k| word << 8 | u32::from(bytes[wrap(bytes, addr, k)])))
 }
 
 /// Stores the low `size` bytes of `value` at `addr`, little-endian.
 fn store(bytes: &mut [u8], addr: u32, size: Size, value: u32) {
-    for (k, byte) in value.to_le_bytes().into_iter().take(size.bytes() as usize).enumerate() {
-        let at = wrap(bytes, addr, k as u32);
-        bytes[at] = byte;
+    let stored = match size {
+        Size::Byte => store_whole::<1>(bytes, addr, value),
+        Size::Half => store_whole::<2>(bytes, addr, value),
+        Size::Word => store_whole::<4>(bytes, addr, value),
+    };
+    if !stored {
+        for (k, byte) in value.to_le_bytes().into_iter().take(size.bytes() as usize).enumerate() {
+            let at = wrap(bytes, addr, k as u32);
+            bytes[at] = byte;
+        }
     }
+}
+
+/// The `N`-byte element at `addr` unless it wraps around the end. (Sizes as constants: a
+/// copy of variable length would be a call to `memcpy` per element.)
+#[inline(always)]
+fn load_whole<const N: usize>(bytes: &[u8], addr: u32) -> Option<u32> {
+    let element = bytes.get(addr as usize..addr as usize + N)?;
+    let mut word = [0; 4];
+    word[..N].copy_from_slice(element);
+    Some(u32::from_le_bytes(word))
+}
+
+/// Stores the `N`-byte element at `addr` unless it wraps around the end; whether it did.
+#[inline(always)]
+fn store_whole<const N: usize>(bytes: &mut [u8], addr: u32, value: u32) -> bool {
+    let Some(element) = bytes.get_mut(addr as usize..addr as usize + N) else { return false };
+    element.copy_from_slice(&value.to_le_bytes()[..N]);
+    true
 }
 
 /// Where byte `k` of an element at `addr` is: scratchpad addresses wrap at its end (its size
@@ -300,6 +379,39 @@ mod tests {
         assert_eq!(row_sum(&plan, &state, &row), -448);
         execute(&insn, &shape, &mut state, &params, &Default::default()).unwrap();
         assert_eq!((state.data[16] as i8, state.flags[16]), (-128, 1));
+    }
+
+    #[test]
+    fn a_wavefront_reads_what_its_elements_read_one_by_one() {
+        let mut state = VectorState::new(64);
+        for (k, byte) in state.data.iter_mut().enumerate() {
+            *byte = (k as u8).wrapping_mul(37).wrapping_add(11);
+        }
+        state.flags[6] = 1;
+        state.flags[61] = 1;
+        for size in [Size::Byte, Size::Half, Size::Word] {
+            for signed in [false, true] {
+                let ty = IntType { size, signed };
+                for calc in [SBYTE, UHALF, IntType { size: Size::Word, signed: true }] {
+                    // From the middle, and from near the end so that the elements wrap.
+                    for base in [2, 56, 61] {
+                        let source = Source::Vector { base, ty };
+                        let mut wave = Vec::new();
+                        source.fetch_wave(&state, calc, 1, 5, &mut wave);
+                        let one_by_one: Vec<Elem> = (1..5).map(|i| source.fetch(&state, calc, i)).collect();
+                        assert_eq!(wave, one_by_one, "{ty:?} read as {calc:?} from {base}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn elements_across_the_scratchpads_end_wrap() {
+        let mut bytes = [0u8; 8];
+        store(&mut bytes, 6, Size::Word, 0x1234_5678);
+        assert_eq!(bytes, [0x34, 0x12, 0, 0, 0, 0, 0x78, 0x56]);
+        assert_eq!(load(&bytes, 7, Size::Half), 0x3456);
     }
 
     #[test]
