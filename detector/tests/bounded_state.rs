@@ -32,3 +32,34 @@ fn state_does_not_grow_with_the_stream() {
     }
     assert_eq!(detector.report().len(), 1, "the one vec_add race of the workload:\n{:#?}", detector.report());
 }
+
+/// A DMA over memory the CPU never touched through the cache costs no state per line (a
+/// line's state is 192 bytes: a 256 MiB transfer would need 3 GB), and the lines it wrote
+/// are still checked when the CPU reads them later: reading one before the sync races.
+#[test]
+fn a_huge_transfer_into_untouched_memory_keeps_no_line_states() {
+    use mxpsim_detector::event::{Access, DmaDir, Event, Origin, Range, Request};
+    const HOST: u32 = 0x9000_0000;
+    const SIZE: u32 = 256 << 20;
+    let config = Config {
+        geometry: CacheGeometry { line_size: 16, write_back: WriteBack::DirtyBytes },
+        cpu_uncached_vs_cache: false,
+    };
+    let mut detector = Detector::new(config).expect("valid config");
+    let origin = |pc| Origin { pc, cycle: 0, ctx: 0 };
+    let request = Event::Request { request: Request::Dma(DmaDir::ToHost), origin: origin(0x100) };
+    detector.observe(&request).expect("legal stream");
+    let dma = Event::Dma {
+        request: 1,
+        dir: DmaDir::ToHost,
+        host: vec![Range::new(HOST, SIZE)],
+        scratchpad: vec![Range::new(0, 64)],
+        cycle: 0,
+    };
+    detector.observe(&dma).expect("legal stream");
+    assert_eq!(detector.state_size().line_pages, 0, "{:?}", detector.state_size());
+    // The CPU reads a line the DMA wrote before any sync: its fill races with the DMA.
+    let read = Event::Cached { access: Access::Read, range: Range::new(HOST + SIZE - 16, 4), origin: origin(0x104) };
+    assert_eq!(detector.observe(&read).expect("legal stream"), 1);
+    assert!(detector.state_size().line_pages <= 1);
+}

@@ -253,6 +253,36 @@ struct LineTable {
     /// of its first line in `states`.
     memo_page: u32,
     memo_base: usize,
+    /// The flags of lines in pages without states: a DMA over memory the CPU never touched
+    /// through the cache flags its lines, and a page of states per 4 KiB would make a 1 GiB
+    /// transfer cost gigabytes. One bit per line here, moved into the states when the CPU's
+    /// first access creates the page.
+    unpaged_flags: LineBits,
+}
+
+/// A sparse set of line numbers (addresses shifted by the line size's bits), a bit each.
+#[derive(Clone, Debug, Default)]
+struct LineBits(BTreeMap<u32, u64>);
+
+impl LineBits {
+    fn insert(&mut self, n: u32) {
+        *self.0.entry(n >> 6).or_insert(0) |= 1 << (n & 63);
+    }
+
+    fn contains(&self, n: u32) -> bool {
+        self.0.get(&(n >> 6)).is_some_and(|word| word & 1 << (n & 63) != 0)
+    }
+
+    /// Removes `n`; whether it was there.
+    fn take(&mut self, n: u32) -> bool {
+        let Some(word) = self.0.get_mut(&(n >> 6)) else { return false };
+        let had = *word & 1 << (n & 63) != 0;
+        *word &= !(1 << (n & 63));
+        if *word == 0 {
+            self.0.remove(&(n >> 6));
+        }
+        had
+    }
 }
 
 /// The pages of 4 MiB of addresses (see [`LineTable::directories`]).
@@ -275,7 +305,26 @@ impl LineTable {
             pages: 0,
             memo_page: u32::MAX,
             memo_base: 0,
+            unpaged_flags: LineBits::default(),
         }
+    }
+
+    /// Flags `line` (or, `false`, clears its flag) without creating its page.
+    fn set_flag(&mut self, line: u32, flagged: bool) {
+        let n = line >> self.line_shift;
+        match self.get_mut(line) {
+            Some(state) => state.flagged = flagged,
+            None if flagged => self.unpaged_flags.insert(n),
+            None => {
+                self.unpaged_flags.take(n);
+            }
+        }
+    }
+
+    /// Whether `line`, whose page has no states, is flagged.
+    #[inline]
+    fn unpaged_flagged(&self, line: u32) -> bool {
+        !self.unpaged_flags.0.is_empty() && self.unpaged_flags.contains(line >> self.line_shift)
     }
 
     /// The index of `line` within its page.
@@ -334,7 +383,14 @@ impl LineTable {
         self.pages += 1;
         directory[(page as usize) & (PAGES_PER_DIRECTORY - 1)] = u32::try_from(self.pages).expect("at most 2^20 pages");
         self.states.resize(self.pages * self.lines_per_page, LineState::default());
-        (self.pages - 1) * self.lines_per_page
+        let base = (self.pages - 1) * self.lines_per_page;
+        if !self.unpaged_flags.0.is_empty() {
+            let first = (page << PAGE_BITS) >> self.line_shift;
+            for k in 0..self.lines_per_page {
+                self.states[base + k].flagged = self.unpaged_flags.take(first + k as u32);
+            }
+        }
+        base
     }
 }
 
@@ -391,20 +447,20 @@ impl Lines {
         state
     }
 
-    fn valid_since(&self, state: &LineState) -> Pos {
-        state.inval_at.max(self.whole.last_invalidating)
-    }
-
     /// A cached read at `pos`. `None` when nothing needs checking: no live DRAM node may
     /// overlap the line and, with no request pending, there is nothing to record.
     #[inline]
     pub fn read(&mut self, line: u32, pos: Pos, origin: Origin, horizon: Pos) -> Option<LineLook> {
         let pending = horizon <= pos;
         if !pending {
-            let state = self.table.get(line).filter(|s| s.flagged)?;
+            let inval_at = match self.table.get(line) {
+                Some(state) if state.flagged => state.inval_at,
+                None if self.table.unpaged_flagged(line) => 0,
+                _ => return None,
+            };
             return Some(LineLook {
                 flagged: true,
-                valid_since: self.valid_since(state),
+                valid_since: inval_at.max(self.whole.last_invalidating),
                 newly_dirty: LineMask::EMPTY,
             });
         }
@@ -491,13 +547,11 @@ impl Lines {
     }
 
     pub fn flag(&mut self, line: u32) {
-        self.table.get_or_insert(line).flagged = true;
+        self.table.set_flag(line, true);
     }
 
     pub fn unflag(&mut self, line: u32) {
-        if let Some(state) = self.table.get_mut(line) {
-            state.flagged = false;
-        }
+        self.table.set_flag(line, false);
     }
 
     /// The cache nodes of `line` that an engine node requested at `request` (arriving now,
@@ -513,6 +567,12 @@ impl Lines {
         horizon: Pos,
         out: &mut Vec<(RaceNode, LineMask)>,
     ) {
+        if self.table.get(line).is_none() {
+            // The CPU never touched the line's page through the cache: no cache node of it
+            // exists, and only the flag is kept (see `LineTable::unpaged_flags`).
+            self.table.set_flag(line, true);
+            return;
+        }
         let full = self.full;
         let state = self.state(line, horizon);
         state.flagged = true;
