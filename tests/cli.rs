@@ -160,6 +160,18 @@ fn a_handler_that_faults_before_returning_ends_the_run() {
     );
 }
 
+/// A handler that returns to the trapping instruction unchanged, every time (trap_retry.S):
+/// each trap has its `mret`, so only seeing the same trap come back at once ends it.
+#[test]
+fn a_handler_that_returns_to_the_trapping_instruction_unchanged_ends_the_run() {
+    assert_fails(
+        &["run", &firmware("trap_retry")],
+        121,
+        "unhandled trap: illegal instruction (mcause 2, instruction 0x00000000) at 0x8000000c <_start+0xc>; \
+         the trap handler at mtvec 0x80000014 cannot get through: it returns to the instruction, which traps again",
+    );
+}
+
 #[test]
 fn failing_riscv_test_reports_its_number() {
     let o = mxpsim(&["run", &firmware("tohost_fail")]);
@@ -295,6 +307,15 @@ fn the_uart_receives_standard_input() {
 fn out_of_range_cache_settings_are_refused() {
     assert_fails(&["config", "--cache", "line=256,ways=16777216"], 110, "cache.ways: 16777216 is not from 1 to 4096");
     assert_fails(&["run", "--cache", "wbuf=4294967295", &firmware("hello")], 110, "cache.write_buffer: 4294967295");
+    let hello = firmware("hello");
+    let sweep = ["sweep", "--line", "256", "--ways", "16777216", &hello];
+    assert_fails(&sweep, 110, "ways=16777216: invalid configuration: cache.ways: 16777216 is not from 1 to 4096");
+    // From a machine file: the message names the file.
+    let file = temp_file("huge-ways.toml", b"[cache]\nline = 256\nways = 16777216\n");
+    let message = format!("{file}: invalid configuration: cache.ways: 16777216 is not from 1 to 4096");
+    assert_fails(&["config", "--machine", &file], 110, &message);
+    let file = temp_file("enabled-yes.toml", b"[cache]\nenabled = \"yes\"\n");
+    assert_fails(&["run", "--machine", &file, &hello], 110, "cache.enabled");
 }
 
 /// A full disk on standard output is an output failure with one line, not an abort.
@@ -480,6 +501,49 @@ fn a_closed_pipe_ends_mxpsim_quietly_with_the_conventional_status() {
     }
 }
 
+/// mxpsim with standard output and standard error both the write end of a pipe whose reader
+/// has gone (`2>&1 | head -1` once head is done).
+fn both_into_a_closed_pipe(args: &[&str]) -> Option<i32> {
+    let (ours, theirs) = std::os::unix::net::UnixStream::pair().unwrap();
+    drop(ours);
+    let err = theirs.try_clone().unwrap();
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_mxpsim"))
+        .args(args)
+        .stdout(std::process::Stdio::from(std::os::fd::OwnedFd::from(theirs)))
+        .stderr(std::process::Stdio::from(std::os::fd::OwnedFd::from(err)))
+        .status()
+        .unwrap();
+    status.code()
+}
+
+/// mxpsim with standard error on a full disk.
+fn with_a_full_stderr(args: &[&str]) -> Option<i32> {
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_mxpsim")).args(args).stderr(full).output().unwrap();
+    o.status.code()
+}
+
+/// Found by issue 13's audit: notes, statistics and the lines that say how a run ended were
+/// written with a call that panics when standard error fails (an "internal error", 100).
+#[test]
+fn a_closed_or_full_standard_error_never_makes_mxpsim_fail_as_a_bug() {
+    let hello = firmware("hello");
+    let race = elf("race-tests", "wb_dma_r_pending_store");
+    // A reader that went away: quietly, 141, whatever was being written.
+    for args in [
+        vec!["run", "--stats", &hello[..]],
+        vec!["run", "--race-check", &race[..]],
+        vec!["run", &firmware("trap_storm")[..]],
+    ] {
+        let expected = if args.contains(&&firmware("trap_storm")[..]) { 121 } else { 141 };
+        assert_eq!(both_into_a_closed_pipe(&args), Some(expected), "{args:?}");
+    }
+    // A full disk: the run's own failure first, else an output failure.
+    assert_eq!(with_a_full_stderr(&["run", "--max-insns", "1000", &hello]), Some(120));
+    assert_eq!(with_a_full_stderr(&["run", "--stats", &hello]), Some(122));
+    assert_eq!(with_a_full_stderr(&["run", &hello]), Some(0), "nothing to write, nothing lost");
+}
+
 #[test]
 fn a_full_standard_error_does_not_abort_the_race_report() {
     let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
@@ -489,6 +553,23 @@ fn a_full_standard_error_does_not_abort_the_race_report() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(122), "the report could not be written");
+}
+
+/// Found by issue 13's audit: a trace cut before its header was whole said "cut short" but
+/// exited as a damaged trace (124).
+#[test]
+fn a_trace_cut_inside_its_header_was_cut_short() {
+    use mxpsim_detector::event::{CacheGeometry, Range, WriteBack};
+    use mxpsim_sim::event_trace::{Header, TraceWriter};
+    let geometry = CacheGeometry { line_size: 64, write_back: WriteBack::Line };
+    let header = Header::new(geometry, vec![Range::new(0x8000_0000, 64 << 20)], 256 << 10);
+    let mut bytes = Vec::new();
+    TraceWriter::new(&mut bytes, &header).unwrap();
+    // Nothing, the magic number alone, and the header's first bytes.
+    for cut in [0, 8, 12] {
+        let trace = temp_file(&format!("cut{cut}.trace"), &bytes[..cut]);
+        assert_fails(&["detect", &trace], 108, "cut short");
+    }
 }
 
 #[test]

@@ -108,7 +108,10 @@ impl MachineArgs {
                 .map_err(|e| format!("preset {name}: {e}"))?,
             Some(path) => {
                 let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-                MachineConfig::from_toml(&text).map_err(|e| format!("{path}: {e}"))?
+                // Checked on its own too, so that a bad value is named with the file it is in.
+                let config = MachineConfig::from_toml(&text).map_err(|e| format!("{path}: {e}"))?;
+                config.validate().map_err(|e| format!("{path}: {e}"))?;
+                config
             }
         };
         if let Some(spec) = &self.cache {
@@ -736,7 +739,9 @@ fn shorten_words(text: &str) -> String {
         match word.char_indices().nth(LONGEST) {
             Some(_) => {
                 let kept = word.char_indices().nth(KEPT).map_or(word.len(), |(i, _)| i);
-                out.push_str(&format!("{}… ({} bytes)", &word[..kept], word.len()));
+                // Closing quotes and punctuation stay: the sentence around the word still reads.
+                let tail = word.len() - word.chars().rev().take(3).take_while(char::is_ascii_punctuation).count();
+                out.push_str(&format!("{}… ({} bytes){}", &word[..kept], word.len(), &word[tail..]));
             }
             None => out.push_str(word),
         }
@@ -751,10 +756,7 @@ fn shorten_words(text: &str) -> String {
 fn write_stdout(text: &str, what: &str) -> Result<(), Fatal> {
     use std::io::Write;
     let mut out = io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(Fatal(Failure::ClosedPipe, String::new())),
-        result => result.map_err(io_error(what, Path::new("standard output"))),
-    }
+    out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(io_error(what, Path::new("standard output")))
 }
 
 /// One of mxpsim's own failures: its exit status and its message.
@@ -787,7 +789,11 @@ impl OutFile {
 }
 
 fn io_error<'a>(what: &'a str, path: &'a Path) -> impl Fn(io::Error) -> Fatal + 'a {
-    move |e| Fatal(Failure::HostIo, format!("cannot write {what} to {}: {e}", path.display()))
+    move |e| match crate::diag::output_failure(e.kind()) {
+        // A reader that went away: quietly, as any filter in a pipe.
+        Failure::ClosedPipe => Fatal(Failure::ClosedPipe, String::new()),
+        failure => Fatal(failure, format!("cannot write {what} to {}: {e}", path.display())),
+    }
 }
 
 fn run(args: RunArgs) -> u8 {
@@ -937,14 +943,10 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
         };
         let (provoked, stop) = run.provoke(&crate::provoke::Selection::All)?;
         let text = "\n".to_string() + &crate::provoke::text::render(&provoked);
-        use std::io::Write;
-        io::stderr()
-            .lock()
-            .write_all(text.as_bytes())
-            .map_err(io_error("the provoke report", Path::new("standard error")))?;
+        crate::diag::write(&text).map_err(io_error("the provoke report", Path::new("standard error")))?;
         interrupted(&stop)?;
     }
-    Ok(exit_code::exit_status(end.status(), races, args.report.race_exitcode()))
+    Ok(exit_code::exit_status(crate::diag::unless_lost(end.status()), races, args.report.race_exitcode()))
 }
 
 /// Where the race report goes: the `--report-file` created up front; else a human report
@@ -966,16 +968,14 @@ impl ReportOut {
     }
 
     fn write(self, text: &str) -> Result<(), Fatal> {
-        use std::io::Write;
         match self {
             ReportOut::Stderr => {
-                let mut err = io::stderr().lock();
-                err.write_all(text.as_bytes()).map_err(io_error("the race report", Path::new("standard error")))
+                crate::diag::write(text).map_err(io_error("the race report", Path::new("standard error")))
             }
             ReportOut::Stdout => write_stdout(text, "the race report"),
             ReportOut::File(file) => file.write(text).map_err(|Fatal(failure, message)| {
                 // The report must not be lost: standard error takes it.
-                let _ = io::stderr().lock().write_all(text.as_bytes());
+                let _ = crate::diag::write(text);
                 Fatal(failure, format!("{message} (the report is above, on standard error)"))
             }),
         }
@@ -1103,7 +1103,11 @@ fn sweep_merge(args: &MergeArgs) -> Result<u8, Fatal> {
 fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
     let file =
         File::open(&args.trace).map_err(|e| Fatal(Failure::Unreadable, format!("{}: {e}", args.trace.display())))?;
-    let bad_trace = |e: TraceError| Fatal(Failure::BadTrace, format!("{}: {e}", args.trace.display()));
+    // A trace that ends too soon, even inside its header, was cut short; any other fault is damage.
+    let bad_trace = |e: TraceError| {
+        let failure = if matches!(e, TraceError::Cut { .. }) { Failure::CutTrace } else { Failure::BadTrace };
+        Fatal(failure, format!("{}: {e}", args.trace.display()))
+    };
     let reader = TraceReader::new(io::BufReader::new(file)).map_err(bad_trace)?;
     let symbols = match &args.elf {
         Some(elf) => elf::load(elf).map_err(|e| Fatal(e.failure(), format!("{}: {e}", elf.display())))?.symbols,
@@ -1126,7 +1130,7 @@ fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
             Ok(frame) => frame,
             Err(e) => match e.intact_frames() {
                 Some(_) if args.partial => {
-                    eprintln!(
+                    crate::diag!(
                         "mxpsim: warning: {}: {e}; analysing the {events} events before it (--partial)",
                         args.trace.display()
                     );
@@ -1134,15 +1138,10 @@ fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
                     break;
                 }
                 Some(frames) => {
-                    let failure =
-                        if matches!(e, TraceError::Cut { .. }) { Failure::CutTrace } else { Failure::BadTrace };
-                    return Err(Fatal(
-                        failure,
-                        format!(
-                            "{}: {e} ({frames} intact frames, {events} events); --partial analyses them",
-                            args.trace.display()
-                        ),
-                    ));
+                    let Fatal(failure, message) = bad_trace(e);
+                    let message =
+                        format!("{message} ({frames} intact frames, {events} events); --partial analyses them");
+                    return Err(Fatal(failure, message));
                 }
                 None => return Err(bad_trace(e)),
             },
@@ -1182,7 +1181,7 @@ fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
         return Err(Fatal(Failure::BadTrace, format!("{}: {rejected}", args.trace.display())));
     }
     // The recorded run's failure is not this command's: only races decide.
-    Ok(exit_code::exit_status(Ok(0), races, args.report.race_exitcode()))
+    Ok(exit_code::exit_status(crate::diag::unless_lost(Ok(0)), races, args.report.race_exitcode()))
 }
 
 /// The events the detector rejected, in a sentence (`None` when it took them all): impossible
@@ -1313,7 +1312,7 @@ fn simulate<S: EventSink + RacesSoFar>(
     }
     let stats = machine.stats();
     if args.stats {
-        eprintln!("{stats}");
+        crate::diag!("{stats}");
     }
     if let Some(file) = outputs.stats {
         let json = serde_json::to_string_pretty(&stats).expect("statistics are plain data") + "\n";
@@ -1337,16 +1336,16 @@ fn explain<S: EventSink>(machine: &Machine<S>, outcome: &Outcome) {
     if !matches!(outcome, Outcome::TrapLoop { .. }) {
         let (faults, total) = machine.faults();
         for fault in &faults {
-            eprintln!("mxpsim: note: {}", describe_fault(fault, &at(fault.pc).to_string()));
+            crate::diag!("mxpsim: note: {}", describe_fault(fault, &at(fault.pc).to_string()));
         }
         if total > faults.len() as u64 {
-            eprintln!("mxpsim: note: and {} more faults", total - faults.len() as u64);
+            crate::diag!("mxpsim: note: and {} more faults", total - faults.len() as u64);
         }
     }
-    let error = |message: std::fmt::Arguments| eprintln!("mxpsim: error: {message}");
+    let error = |message: std::fmt::Arguments| crate::diag!("mxpsim: error: {message}");
     match *outcome {
         Outcome::Exited(_) | Outcome::ToHost(1) => {}
-        Outcome::ToHost(value) => eprintln!("mxpsim: tohost = {value:#x}: test {} failed", value >> 1),
+        Outcome::ToHost(value) => crate::diag!("mxpsim: tohost = {value:#x}: test {} failed", value >> 1),
         Outcome::InsnLimit { limit, pc } => error(format_args!(
             "instruction limit reached: {limit} instructions executed, the firmware has not exited (pc {})",
             at(pc)
@@ -1371,7 +1370,7 @@ fn explain<S: EventSink>(machine: &Machine<S>, outcome: &Outcome) {
             error(format_args!("the firmware waits for an interrupt that can never come (wfi at {}): {why}", at(pc)))
         }
         Outcome::Killed { pc } => error(format_args!("the debugger ended the run (kill) at pc {}", at(pc))),
-        Outcome::HaltedOnRace { pc } => eprintln!("mxpsim: stopped at the first race (--halt-on-race), pc {}", at(pc)),
+        Outcome::HaltedOnRace { pc } => crate::diag!("mxpsim: stopped at the first race (--halt-on-race), pc {}", at(pc)),
         Outcome::Accelerator(ref e) => error(format_args!("accelerator: {e} (command issued at {})", at(e.pc))),
         Outcome::TrapLoop { first, first_pc, second, second_pc, mtvec } => {
             // An illegal instruction may be a well-formed one used where it is not allowed
@@ -1381,10 +1380,14 @@ fn explain<S: EventSink>(machine: &Machine<S>, outcome: &Outcome) {
                 Cause::IllegalInsn if !text.starts_with("unknown") => format!(" `{text}`"),
                 _ => String::new(),
             };
+            let why = if (first, first_pc) == (second, second_pc) {
+                "it returns to the instruction, which traps again at once, time after time".to_string()
+            } else {
+                format!("{second} at {}", at(second_pc))
+            };
             error(format_args!(
-                "unhandled trap: {first}{what} at {}; the trap handler at mtvec {mtvec:#010x} cannot get through: {second} at {}",
-                at(first_pc),
-                at(second_pc)
+                "unhandled trap: {first}{what} at {}; the trap handler at mtvec {mtvec:#010x} cannot get through: {why}",
+                at(first_pc)
             ))
         }
     }
@@ -1404,7 +1407,7 @@ mod tests {
     fn long_words_in_messages_are_cut() {
         let value = "a".repeat(100_000);
         let cut = shorten_words(&format!("bad value '{value}' for size\n  hint"));
-        assert_eq!(cut, format!("bad value '{}… (100002 bytes) for size\n  hint", "a".repeat(59)));
+        assert_eq!(cut, format!("bad value '{}… (100002 bytes)' for size\n  hint", "a".repeat(59)));
         let kept = format!("a path /{} stays", "p".repeat(238));
         assert_eq!(shorten_words(&kept), kept);
         assert_eq!(shorten_words("  é  "), "  é  ");

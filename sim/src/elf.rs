@@ -79,9 +79,35 @@ fn explain_parse_error(e: goblin::error::Error, file_len: usize) -> String {
         Parse::BufferTooShort(count, what) => {
             format!("the file is too short for its {what} ({count} of them): it is cut short or a header is damaged")
         }
-        Parse::Malformed(what) => format!("its headers are inconsistent: {what}"),
+        Parse::Malformed(what) => malformed_part(&what).map_or_else(
+            || "its headers are inconsistent: an offset, size or count is impossible".to_string(),
+            |part| format!("{part} lies outside the file, by its header's offset, size or count: the file is cut short or a header is damaged"),
+        ),
         other => format!("it cannot be parsed: {other}"),
     }
+}
+
+/// The part of the file a `goblin::error::Error::Malformed` text is about ("Section 9 size
+/// (…) + offset (…) is out of bounds", "Symbol table offset (…) is beyond file boundary"), if
+/// it names one: the text itself says what the parser tried, in its own terms.
+fn malformed_part(text: &str) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    if let Some(rest) = text.strip_prefix("Section ") {
+        let number: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        if !number.is_empty() {
+            return Some(format!("section {number}"));
+        }
+    }
+    let parts = [
+        ("symbol", "the symbol table"),
+        ("strtable", "a string table"),
+        ("string table", "a string table"),
+        ("section header", "the section header table"),
+        ("pt_dynamic", "the dynamic segment"),
+        ("dt_gnu_hash", "the symbol hash table"),
+        ("notes", "a note section"),
+    ];
+    parts.iter().find(|(key, _)| lower.contains(key)).map(|(_, part)| part.to_string())
 }
 
 impl fmt::Display for ElfError {
@@ -242,6 +268,30 @@ mod tests {
         );
         let truncated = elf32(EM_RISCV, ET_EXEC, 0, true);
         assert!(matches!(parse(&truncated[..60]), Err(ElfError::Malformed(_))));
+    }
+
+    #[test]
+    fn the_elf_librarys_own_texts_become_sentences_about_the_file() {
+        let explained = |text: &str| explain_parse_error(goblin::error::Error::Malformed(text.into()), 1000);
+        for (goblin_text, part) in [
+            (
+                "Section 9 size (4294967280) + offset (1955) is out of bounds. Overflowed: false",
+                "section 9 lies outside",
+            ),
+            ("Symbol table offset (4294967280) is beyond file boundary (116856)", "the symbol table lies outside"),
+            ("Symbol table extends beyond file boundary (requested: 7, available: 3)", "the symbol table lies outside"),
+            (
+                "Strtable size (9) + offset (4294967280) is out of bounds for 100 #bytes. Overflowed: true",
+                "a string table",
+            ),
+            ("something new", "its headers are inconsistent"),
+        ] {
+            let sentence = explained(goblin_text);
+            assert!(sentence.starts_with(part), "{goblin_text} → {sentence}");
+            for leaked in ["Overflowed", "boundary", "requested", "#bytes", "something new"] {
+                assert!(!sentence.contains(leaked), "{goblin_text} → {sentence}");
+            }
+        }
     }
 
     proptest::proptest! {

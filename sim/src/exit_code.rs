@@ -62,7 +62,7 @@ failures! {
         "`sweep merge`: files that are not shard outputs, shards of different sweeps, a cell twice or cells missing",
     InsnLimit = 120 => "instruction or cycle limit reached (`--max-insns`, `--max-cycles`): the run did not finish",
     TrapLoop = 121 =>
-        "the firmware trapped and its trap handler could not get through (none installed, or it traps again before returning)",
+        "the firmware trapped and its trap handler could not get through (none installed, it traps again before returning, or it returns to the instruction, which traps again at once, time after time)",
     HostIo = 122 =>
         "an output (report, statistics, trace, table file, or the firmware's console) could not be created or written",
     Accelerator = 123 =>
@@ -74,7 +74,7 @@ failures! {
     // 128 + the signal's number: what a shell reports of a process the signal ended.
     Interrupted = 130 =>
         "interrupted (SIGINT, Ctrl-C): the run stopped; the firmware's output, the race report so far and the files asked for are written",
-    ClosedPipe = 141 => "standard output was closed by its reader (a pipe: `| head`)",
+    ClosedPipe = 141 => "standard output or standard error was closed by its reader (a pipe: `| head`, `2>&1 | head`)",
     Terminated = 143 => "terminated (SIGTERM): as for 130",
 }
 

@@ -87,7 +87,7 @@ impl<A: RacesSoFar, B: RacesSoFar> RacesSoFar for (A, B) {
 /// Listens on 127.0.0.1:`port` (0: any free port) and says where on standard error.
 pub fn listen(port: u16) -> std::io::Result<TcpListener> {
     let listener = TcpListener::bind(("127.0.0.1", port))?;
-    eprintln!("mxpsim: waiting for GDB on {} (target remote {0})", listener.local_addr()?);
+    crate::diag!("mxpsim: waiting for GDB on {} (target remote {0})", listener.local_addr()?);
     Ok(listener)
 }
 
@@ -173,7 +173,10 @@ impl<'m, S: EventSink + RacesSoFar> Session<'m, S> {
             Progress::Ended(outcome) => {
                 let stop = match outcome {
                     Outcome::HaltedOnRace { .. } => {
-                        eprint!("mxpsim: the run stopped at the first race (--halt-on-race):\n{}", self.races_text());
+                        let _ = crate::diag::write(&format!(
+                            "mxpsim: the run stopped at the first race (--halt-on-race):\n{}",
+                            self.races_text()
+                        ));
                         SingleThreadStopReason::Signal(Signal::SIGTRAP)
                     }
                     ref other => SingleThreadStopReason::Exited(exit_code_of(other)),

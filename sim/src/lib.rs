@@ -5,6 +5,7 @@ pub mod access_log;
 pub mod cli;
 pub mod config;
 pub mod data_names;
+pub mod diag;
 pub mod elf;
 pub mod event_trace;
 pub mod exit_code;

@@ -33,6 +33,12 @@ pub use trap::{Cause, Interrupt, Trap};
 /// nests this deep on purpose; a handler that faults before it returns does, forever.
 const MAX_UNRETURNED_FAULTS: u32 = 100;
 
+/// Traps in a row of the instruction an `mret` returned to, each the same trap at the same PC
+/// and the first instruction after the `mret`, that make a trap loop: the handler returns to
+/// the instruction without changing what makes it trap (a handler that fixes the cause, or
+/// steps over the instruction, gets through long before).
+const MAX_RETRIES: u32 = 100;
+
 /// The semihosting call sequence around an `ebreak`: `slli x0, x0, 0x1f; ebreak; srai x0, x0, 7`.
 const SEMIHOST_PRE: u32 = 0x01f0_1013;
 const SEMIHOST_POST: u32 = 0x4070_5013;
@@ -72,7 +78,9 @@ pub enum Exit {
     Probe,
     /// The handler of trap `first` cannot get through: a trap came before it retired an
     /// instruction (no handler installed, or it faults at once), or it faulted again and
-    /// again without returning (`second` is the last of those faults).
+    /// again without returning (`second` is the last of those faults), or it returned to
+    /// the trapping instruction, which trapped again at once, again and again (`second` is
+    /// `first`, at the same PC).
     TrapLoop { first: Trap, first_pc: u32, second: Trap, second_pc: u32 },
     /// The `wfi` at `pc` waits for an interrupt that can never come: none is enabled in
     /// `mie` whose source could raise it (the timer's compare value out of reach, or only
@@ -106,6 +114,10 @@ pub struct Hart {
     /// that faults again and again without ever returning (on its own stack, say) is a trap
     /// loop too, however many instructions it retires each time.
     unreturned: (u32, Option<(Trap, u32)>),
+    /// The step of the last `mret`, and how many traps in a row came from the instruction it
+    /// returned to, at once and as the trap before ([`MAX_RETRIES`]).
+    mret_step: u64,
+    retries: u32,
     /// Addresses where the hart stops before executing (each with the number of times it was
     /// added). They are never kept in the decoded-instruction cache, so they cost nothing on
     /// the fast path: only a miss looks here.
@@ -156,6 +168,8 @@ impl Hart {
             taken_branch: timing.taken_branch as u64,
             last_trap: None,
             unreturned: (0, None),
+            mret_step: 0,
+            retries: 0,
             traps: 0,
             probes: BTreeMap::new(),
             probe_reported: None,
@@ -409,6 +423,11 @@ impl Hart {
                 return Some(Exit::TrapLoop { first, first_pc, second: trap, second_pc: pc });
             }
         }
+        let again = self.steps == self.mret_step + 1 && self.last_trap.is_some_and(|(t, p, _)| (t, p) == (trap, pc));
+        self.retries = if again { self.retries + 1 } else { 0 };
+        if self.retries >= MAX_RETRIES {
+            return Some(Exit::TrapLoop { first: trap, first_pc: pc, second: trap, second_pc: pc });
+        }
         let (count, first) = &mut self.unreturned;
         let (first, first_pc) = *first.get_or_insert((trap, pc));
         *count += 1;
@@ -544,6 +563,7 @@ impl Hart {
                 }
                 self.irq_check_at = 0;
                 self.unreturned = (0, None);
+                self.mret_step = self.steps;
                 return Ok(self.csr.leave_trap());
             }
             Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {

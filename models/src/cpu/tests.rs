@@ -423,6 +423,37 @@ fn a_trap_whose_handler_cannot_be_fetched_stops_the_hart() {
     );
 }
 
+/// A program whose instruction at `BASE` is illegal, with mtvec at a handler of `handler`
+/// (at `BASE + 0x40`) after `body` (from `BASE + 4`).
+fn trapping(body: &[u32], handler: &[u32]) -> (Hart, Memory) {
+    let mut program = vec![0xffff_ffff];
+    program.extend(body);
+    program.resize(0x40 / 4, NOP);
+    program.extend(handler);
+    let (mut hart, bus) = machine(&program);
+    hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
+    (hart, bus)
+}
+
+#[test]
+fn a_handler_that_returns_to_the_trapping_instruction_unchanged_is_a_trap_loop() {
+    let trap = Trap::new(Cause::IllegalInsn, 0xffff_ffff);
+    for handler in [&[MRET][..], &[NOP, NOP, NOP, MRET]] {
+        let (mut hart, mut bus) = trapping(&[], handler);
+        let exit = hart.run(&mut bus, &mut (), 100_000);
+        assert_eq!(exit, Exit::TrapLoop { first: trap, first_pc: BASE, second: trap, second_pc: BASE });
+        assert!(hart.steps < 1000, "{} steps", hart.steps);
+    }
+}
+
+#[test]
+fn a_handler_that_steps_over_the_trapping_instruction_in_a_loop_gets_through() {
+    // The handler skips the instruction (mepc += 4); the program jumps back to it, forever.
+    let step_over = [csrrs(5, 0x341, 0), addi(5, 5, 4), csrrw(0, 0x341, 5), MRET];
+    let (mut hart, mut bus) = trapping(&[jal(0, -4)], &step_over);
+    assert_eq!(hart.run(&mut bus, &mut (), 100_000), Exit::Budget);
+}
+
 #[test]
 fn load_and_store_faults_report_the_address() {
     for (insn, cause) in [(i(0, 10, 2, 11, 0x03), 5), (s(0, 11, 10, 2), 7), (0x0005_200f, 7)] {

@@ -286,7 +286,9 @@ fn load(bytes: &[u8], addr: u32, size: Size) -> u32 {
         Size::Half => load_whole::<2>(bytes, addr),
         Size::Word => load_whole::<4>(bytes, addr),
     };
-    whole.unwrap_or_else(|| (0..size.bytes()).rev().fold(0, |word, k| word << 8 | u32::from(bytes[wrap(bytes, addr, k)])))
+    whole.unwrap_or_else(|| {
+        (0..size.bytes()).rev().fold(0, |word, k| word << 8 | u32::from(bytes[wrap(bytes, addr, k)]))
+    })
 }
 
 /// Stores the low `size` bytes of `value` at `addr`, little-endian.
