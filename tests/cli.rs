@@ -3,6 +3,7 @@
 
 mod common;
 use common::{elf, firmware, mxpsim, stderr, temp};
+use std::os::unix::process::ExitStatusExt;
 
 /// Runs `mxpsim run FILE` and checks the status and that the one error line says `message`.
 fn assert_fails(args: &[&str], status: i32, message: &str) {
@@ -394,9 +395,25 @@ fn ctrl_c_stops_the_run_and_delivers_everything_it_has() {
 
 #[test]
 fn sigterm_stops_the_run_with_its_own_status() {
-    let o = interrupted(&["run", &elf("bench", "cpubench")], "-TERM", "sigterm");
+    let trace = temp("terminated.trace");
+    let o =
+        interrupted(&["run", "--race-check", "--record-trace", &trace, &elf("bench", "cpubench")], "-TERM", "sigterm");
     assert_eq!(o.status.code(), Some(143), "{}", stderr(&o));
     assert!(stderr(&o).contains("interrupted by SIGTERM"), "{}", stderr(&o));
+    let d = mxpsim(&["detect", &trace]);
+    assert_eq!(d.status.code(), Some(0), "{}", stderr(&d));
+    assert!(stderr(&d).contains("the run was interrupted (SIGTERM)"), "{}", stderr(&d));
+}
+
+/// A recording killed outright (SIGKILL: nothing can be finished) reads back as cut short,
+/// never as a complete run with fewer races (issue 13: it read back as "0 races").
+#[test]
+fn a_recording_killed_outright_reads_back_as_cut_short() {
+    let trace = temp("killed.trace");
+    let o =
+        interrupted(&["run", "--race-check", "--record-trace", &trace, &elf("bench", "cpubench")], "-KILL", "sigkill");
+    assert_eq!(o.status.signal(), Some(9));
+    assert_fails(&["detect", &trace], 108, "the recording was cut short");
 }
 
 /// A signal during `provoke` ends it with the signal's status, after what it found so far.

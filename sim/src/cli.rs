@@ -108,12 +108,11 @@ impl MachineArgs {
                 .map_err(|e| format!("preset {name}: {e}"))?,
             Some(path) => {
                 let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-                // Checked on its own too, so that a bad value is named with the file it is in.
-                let config = MachineConfig::from_toml(&text).map_err(|e| format!("{path}: {e}"))?;
-                config.validate().map_err(|e| format!("{path}: {e}"))?;
-                config
+                MachineConfig::from_toml(&text).map_err(|e| format!("{path}: {e}"))?
             }
         };
+        // A value the file gets wrong by itself is named with the file.
+        let from_file = self.machine.as_deref().filter(|_| config.validate().is_err());
         if let Some(spec) = &self.cache {
             config.apply_cache_overrides(spec).map_err(|e| e.to_string())?;
         }
@@ -121,7 +120,7 @@ impl MachineArgs {
             config.memory.dram_size = size;
         }
         config.mxp.strict_bounds |= self.strict_bounds;
-        config.validate().map_err(|e| e.to_string())?;
+        config.validate().map_err(|e| from_file.map_or_else(|| e.to_string(), |path| format!("{path}: {e}")))?;
         Ok(config)
     }
 }
@@ -908,7 +907,10 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
             let findings = race.finish();
             let found =
                 Checked { findings: &findings, source: &source, notes: &notes, end: &end, machine: Some(&config) };
-            let races = report_races(&args.report, report_out, &suppressions, found)?;
+            let races = match report_races(&args.report, report_out, &suppressions, found) {
+                Ok(races) => races,
+                Err(fatal) => return Ok(after_run(&end, fatal)),
+            };
             if let (Some(file), Some(recorder)) = (timeline_out, notes.timeline.clone()) {
                 let report = report::build(&findings, &source, &notes, &Default::default(), end.clone());
                 let program = args.firmware.display().to_string();
@@ -928,8 +930,8 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
         }
         None => 0,
     };
-    if let Some(failure) = late {
-        return Err(failure);
+    if let Some(fatal) = late {
+        return Ok(after_run(&end, fatal));
     }
     // (Not after Ctrl-C: the run was cut short, and so would provoke's runs be.)
     let interrupted_run = matches!(end, RunEnd::Interrupted { .. });
@@ -947,6 +949,18 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
         interrupted(&stop)?;
     }
     Ok(exit_code::exit_status(crate::diag::unless_lost(end.status()), races, args.report.race_exitcode()))
+}
+
+/// A failure after the run (an output that could not be written, or an impossible event: a
+/// bug) is said, but a run that did not finish keeps its own status, which its explanation
+/// has already given: both are rule 2 of [`exit_code`], and the run's end comes first; only a
+/// bug of mxpsim's outranks it.
+fn after_run(end: &RunEnd, Fatal(failure, message): Fatal) -> u8 {
+    let code = fail(failure, message);
+    match end.status() {
+        Err(own) if failure != Failure::Internal => own.code(),
+        _ => code,
+    }
 }
 
 /// Where the race report goes: the `--report-file` created up front; else a human report

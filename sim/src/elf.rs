@@ -79,35 +79,38 @@ fn explain_parse_error(e: goblin::error::Error, file_len: usize) -> String {
         Parse::BufferTooShort(count, what) => {
             format!("the file is too short for its {what} ({count} of them): it is cut short or a header is damaged")
         }
-        Parse::Malformed(what) => malformed_part(&what).map_or_else(
-            || "its headers are inconsistent: an offset, size or count is impossible".to_string(),
-            |part| format!("{part} lies outside the file, by its header's offset, size or count: the file is cut short or a header is damaged"),
-        ),
+        Parse::Malformed(what) => explain_malformed(&what),
         other => format!("it cannot be parsed: {other}"),
     }
 }
 
-/// The part of the file a `goblin::error::Error::Malformed` text is about ("Section 9 size
-/// (…) + offset (…) is out of bounds", "Symbol table offset (…) is beyond file boundary"), if
-/// it names one: the text itself says what the parser tried, in its own terms.
-fn malformed_part(text: &str) -> Option<String> {
+/// A `goblin::error::Error::Malformed` text ("Section 9 size (…) + offset (…) is out of
+/// bounds", "Symbol table offset (…) is beyond file boundary") as a sentence about the file:
+/// the text itself says what the parser tried, in its own terms (and goblin's "Section N" is
+/// the section's name offset, not its number).
+fn explain_malformed(text: &str) -> String {
     let lower = text.to_ascii_lowercase();
-    if let Some(rest) = text.strip_prefix("Section ") {
-        let number: String = rest.chars().take_while(char::is_ascii_digit).collect();
-        if !number.is_empty() {
-            return Some(format!("section {number}"));
-        }
+    let has = |key: &str| lower.contains(key);
+    let outside = |part: &str| {
+        format!("{part} lies outside the file, by its header's offset, size or count: the file is cut short or a header is damaged")
+    };
+    if has("symbol") {
+        outside("the symbol table")
+    } else if has("strtable") || has("string table") {
+        outside("a string table")
+    } else if lower.starts_with("section ") || has("section header") {
+        outside("a section")
+    } else if has("pt_dynamic") {
+        outside("the dynamic segment")
+    } else if has("dt_gnu_hash") {
+        "its symbol hash table (DT_GNU_HASH) is inconsistent".into()
+    } else if has("notes") {
+        "a note section has an alignment other than 4 or 8".into()
+    } else if has("class") || has("endianness") || has("data type") {
+        "its identification bytes (class or data encoding) are invalid".into()
+    } else {
+        "its headers are inconsistent: an offset, size or count is impossible".into()
     }
-    let parts = [
-        ("symbol", "the symbol table"),
-        ("strtable", "a string table"),
-        ("string table", "a string table"),
-        ("section header", "the section header table"),
-        ("pt_dynamic", "the dynamic segment"),
-        ("dt_gnu_hash", "the symbol hash table"),
-        ("notes", "a note section"),
-    ];
-    parts.iter().find(|(key, _)| lower.contains(key)).map(|(_, part)| part.to_string())
 }
 
 impl fmt::Display for ElfError {
@@ -276,7 +279,7 @@ mod tests {
         for (goblin_text, part) in [
             (
                 "Section 9 size (4294967280) + offset (1955) is out of bounds. Overflowed: false",
-                "section 9 lies outside",
+                "a section lies outside",
             ),
             ("Symbol table offset (4294967280) is beyond file boundary (116856)", "the symbol table lies outside"),
             ("Symbol table extends beyond file boundary (requested: 7, available: 3)", "the symbol table lies outside"),
@@ -284,11 +287,13 @@ mod tests {
                 "Strtable size (9) + offset (4294967280) is out of bounds for 100 #bytes. Overflowed: true",
                 "a string table",
             ),
+            ("Invalid DT_GNU_HASH: buckets_num=0 min_chain=1 bloom_size=2", "its symbol hash table"),
+            ("Unknown values in ELF ident header: class: 9 endianness: 9", "its identification bytes"),
             ("something new", "its headers are inconsistent"),
         ] {
             let sentence = explained(goblin_text);
             assert!(sentence.starts_with(part), "{goblin_text} → {sentence}");
-            for leaked in ["Overflowed", "boundary", "requested", "#bytes", "something new"] {
+            for leaked in ["Overflowed", "boundary", "requested", "#bytes", "something new", "buckets", "section 9"] {
                 assert!(!sentence.contains(leaked), "{goblin_text} → {sentence}");
             }
         }

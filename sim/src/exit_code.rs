@@ -6,8 +6,8 @@
 //! 1. mxpsim could not start (bad command line, unreadable or unusable firmware, invalid
 //!    configuration, an output file that cannot be created): that failure's status;
 //! 2. the run did not finish (instruction limit, trap loop, accelerator error) or an output
-//!    could not be written: that failure's status, even when races were found — the race
-//!    report is still delivered and says how the run ended;
+//!    could not be written: that failure's status (the run's own when both), even when races
+//!    were found — the race report is still delivered and says how the run ended;
 //! 3. races were found and not all suppressed: `--race-exitcode` (66 unless set);
 //! 4. otherwise the firmware's own status (its semihosting `exit`, or the riscv-tests
 //!    `tohost` verdict).

@@ -273,6 +273,30 @@ impl LineBits {
         self.0.get(&(n >> 6)).is_some_and(|word| word & 1 << (n & 63) != 0)
     }
 
+    /// Removes the numbers in `first..first + count`, calling `found` with each that was there.
+    fn take_run(&mut self, first: u32, count: u32, mut found: impl FnMut(u32)) {
+        let end = first + count;
+        let words: Vec<u32> = self.0.range(first >> 6..=(end - 1) >> 6).map(|(&word, _)| word).collect();
+        for word in words {
+            let bits = self.0.get_mut(&word).expect("a word just seen");
+            for bit in 0..64 {
+                let n = word << 6 | bit;
+                if (first..end).contains(&n) && *bits & 1 << bit != 0 {
+                    *bits &= !(1 << bit);
+                    found(n);
+                }
+            }
+            if *bits == 0 {
+                self.0.remove(&word);
+            }
+        }
+    }
+
+    /// Words of bits held (for memory checks).
+    fn words(&self) -> usize {
+        self.0.len()
+    }
+
     /// Removes `n`; whether it was there.
     fn take(&mut self, n: u32) -> bool {
         let Some(word) = self.0.get_mut(&(n >> 6)) else { return false };
@@ -384,12 +408,9 @@ impl LineTable {
         directory[(page as usize) & (PAGES_PER_DIRECTORY - 1)] = u32::try_from(self.pages).expect("at most 2^20 pages");
         self.states.resize(self.pages * self.lines_per_page, LineState::default());
         let base = (self.pages - 1) * self.lines_per_page;
-        if !self.unpaged_flags.0.is_empty() {
-            let first = (page << PAGE_BITS) >> self.line_shift;
-            for k in 0..self.lines_per_page {
-                self.states[base + k].flagged = self.unpaged_flags.take(first + k as u32);
-            }
-        }
+        let first = (page << PAGE_BITS) >> self.line_shift;
+        let states = &mut self.states[base..];
+        self.unpaged_flags.take_run(first, self.lines_per_page as u32, |n| states[(n - first) as usize].flagged = true);
         base
     }
 }
@@ -431,9 +452,10 @@ impl Lines {
         }
     }
 
-    /// (pages of line states, archived epochs): for memory checks.
-    pub fn size(&self) -> (usize, usize) {
-        (self.table.pages, self.archive.values().map(Vec::len).sum())
+    /// (pages of line states, 64-line words of flags of lines without pages, archived
+    /// epochs): for memory checks.
+    pub fn size(&self) -> (usize, usize, usize) {
+        (self.table.pages, self.table.unpaged_flags.words(), self.archive.values().map(Vec::len).sum())
     }
 
     /// The state of `line` (created if needed), brought up to date with the whole-cache

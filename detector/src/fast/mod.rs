@@ -106,6 +106,8 @@ use lines::{LineLook, Lines};
 pub struct StateSize {
     /// Pages of per-line state (each covers 4 KiB of addresses).
     pub line_pages: usize,
+    /// Words of 64 flags of lines without a page (flagged by DMA the CPU has not met).
+    pub unpaged_flag_words: usize,
     /// Dirty epochs and reads kept for pending requests.
     pub archived: usize,
     /// Segments and nodes of the DRAM index.
@@ -206,10 +208,11 @@ impl FastDetector {
     }
 
     pub fn state_size(&self) -> StateSize {
-        let (line_pages, archived) = self.lines.size();
+        let (line_pages, unpaged_flag_words, archived) = self.lines.size();
         let (dram_segments, dram_nodes) = self.dram.size();
         StateSize {
             line_pages,
+            unpaged_flag_words,
             archived,
             dram_segments,
             dram_nodes,

@@ -114,9 +114,11 @@ pub struct Hart {
     /// that faults again and again without ever returning (on its own stack, say) is a trap
     /// loop too, however many instructions it retires each time.
     unreturned: (u32, Option<(Trap, u32)>),
-    /// The step of the last `mret`, and how many traps in a row came from the instruction it
-    /// returned to, at once and as the trap before ([`MAX_RETRIES`]).
-    mret_step: u64,
+    /// The exception whose handler runs (none once an interrupt is taken: the next `mret`
+    /// returns from that), then, after its `mret`, that exception and the `mret`'s step; and
+    /// how many traps in a row were that exception again, at once ([`MAX_RETRIES`]).
+    handling: Option<(Trap, u32)>,
+    returned: Option<((Trap, u32), u64)>,
     retries: u32,
     /// Addresses where the hart stops before executing (each with the number of times it was
     /// added). They are never kept in the decoded-instruction cache, so they cost nothing on
@@ -168,7 +170,8 @@ impl Hart {
             taken_branch: timing.taken_branch as u64,
             last_trap: None,
             unreturned: (0, None),
-            mret_step: 0,
+            handling: None,
+            returned: None,
             retries: 0,
             traps: 0,
             probes: BTreeMap::new(),
@@ -376,6 +379,8 @@ impl Hart {
             obs.interrupted(pc, irq);
         }
         self.reservation = None;
+        // Its handler's `mret` returns from the interrupt, not from an exception.
+        self.handling = None;
         self.csr.enter_trap(irq.mcause(), pc, 0);
         self.now += 1;
         self.pc = self.csr.interrupt_vector(irq as u32);
@@ -423,8 +428,9 @@ impl Hart {
                 return Some(Exit::TrapLoop { first, first_pc, second: trap, second_pc: pc });
             }
         }
-        let again = self.steps == self.mret_step + 1 && self.last_trap.is_some_and(|(t, p, _)| (t, p) == (trap, pc));
+        let again = self.returned.take().is_some_and(|(from, step)| step + 1 == self.steps && from == (trap, pc));
         self.retries = if again { self.retries + 1 } else { 0 };
+        self.handling = Some((trap, pc));
         if self.retries >= MAX_RETRIES {
             return Some(Exit::TrapLoop { first: trap, first_pc: pc, second: trap, second_pc: pc });
         }
@@ -563,7 +569,7 @@ impl Hart {
                 }
                 self.irq_check_at = 0;
                 self.unreturned = (0, None);
-                self.mret_step = self.steps;
+                self.returned = self.handling.take().map(|from| (from, self.steps));
                 return Ok(self.csr.leave_trap());
             }
             Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {

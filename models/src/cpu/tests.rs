@@ -59,6 +59,9 @@ mod asm {
     pub fn csrrs(rd: u32, csr: u32, rs1: u32) -> u32 {
         csr << 20 | rs1 << 15 | 2 << 12 | rd << 7 | 0x73
     }
+    pub fn csrrc(rd: u32, csr: u32, rs1: u32) -> u32 {
+        csr << 20 | rs1 << 15 | 3 << 12 | rd << 7 | 0x73
+    }
     pub const ECALL: u32 = 0x0000_0073;
     pub const EBREAK: u32 = 0x0010_0073;
     pub const MRET: u32 = 0x3020_0073;
@@ -596,6 +599,38 @@ fn a_pending_interrupt_waits_for_mstatus_mie_and_vectored_mode_adds_4_times_the_
     hart.run(&mut bus, &mut (), 5);
     assert_eq!((hart.csr.mcause, hart.csr.mepc), (0x8000_0003, BASE + 16));
     assert_eq!(hart.pc, HANDLER + 12 + 4, "vector 3, then one instruction");
+}
+
+/// An interrupt taken just before an `ecall` whose handler steps over it, again and again:
+/// each `ecall` is the first instruction after an `mret` (the interrupt's) and the same trap
+/// at the same place as the one before, yet the program makes progress (found in review: the
+/// trap-loop rule counted the interrupt's `mret` as a return from the `ecall`).
+#[test]
+fn an_ecall_after_each_interrupt_is_no_trap_loop() {
+    // loop: csrs mie, t1 (enables the pending software interrupt: taken before the ecall);
+    //       ecall; j loop
+    let mut program = vec![csrrs(0, MIE as u32, 6), ECALL, jal(0, -8)];
+    program.resize(((HANDLER - BASE) / 4) as usize, NOP);
+    // Vectored: exceptions at HANDLER, the software interrupt at HANDLER + 12.
+    program.extend([
+        jal(0, 24), // +0: to the exception handler at +24
+        NOP,
+        NOP,
+        csrrc(0, MIE as u32, 6), // +12: the interrupt's: disable it, return
+        MRET,                    // +16
+        NOP,                     // +20
+        csrrs(5, 0x341, 0),      // +24: t0 = mepc
+        addi(5, 5, 4),           //      step over the ecall
+        csrrw(0, 0x341, 5),
+        MRET,
+    ]);
+    let (mut hart, mut bus) = machine_with_timer(&program, u64::MAX);
+    bus.store(Access { pc: 0, now: 0 }, CLINT, Width::Word, 1).unwrap(); // msip: always pending
+    hart.csr.write(MTVEC, HANDLER | 1, 0).unwrap();
+    hart.csr.write(MSTATUS, 1 << 3, 0).unwrap();
+    hart.x[6] = Interrupt::Software.bit();
+    // About ten steps a round: some 2000 ecalls, each after an interrupt.
+    assert_eq!(hart.run(&mut bus, &mut (), 20_000), Exit::Budget);
 }
 
 #[test]
