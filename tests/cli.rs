@@ -2,7 +2,7 @@
 //! exit status, never a panic; runs are deterministic; the trace has the documented format.
 
 mod common;
-use common::{elf, firmware, mxpsim, stderr, temp};
+use common::{elf, firmware, interrupted, mxpsim, stderr, temp};
 use std::os::unix::process::ExitStatusExt;
 
 /// Runs `mxpsim run FILE` and checks the status and that the one error line says `message`.
@@ -351,23 +351,6 @@ fn a_run_does_not_depend_on_how_the_elf_path_is_spelled() {
     assert!(String::from_utf8_lossy(&first.1).contains("Instructions"), "{}", String::from_utf8_lossy(&first.1));
     assert_eq!(run(&absolute), first, "absolute path");
     assert_eq!(run(&link), first, "a symlink of the same name elsewhere");
-}
-
-/// Starts `mxpsim ARGS` with its output in files, sends `signal` once the run has gone on for
-/// a while, and returns its output.
-fn interrupted(args: &[&str], signal: &str, name: &str) -> std::process::Output {
-    let (out, err) = (temp(&format!("{name}.out")), temp(&format!("{name}.err")));
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mxpsim"))
-        .args(args)
-        .stdout(std::fs::File::create(&out).unwrap())
-        .stderr(std::fs::File::create(&err).unwrap())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(700));
-    let sent = std::process::Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
-    assert!(sent.success());
-    let status = child.wait().unwrap();
-    std::process::Output { status, stdout: std::fs::read(out).unwrap(), stderr: std::fs::read(err).unwrap() }
 }
 
 #[test]

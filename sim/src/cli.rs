@@ -539,8 +539,7 @@ impl<'a> ProvokeRun<'a> {
         self,
         selection: &crate::provoke::Selection,
     ) -> Result<(crate::provoke::model::Provoked, StopRequest), Fatal> {
-        let stop = crate::signals::stop_on_signals()
-            .map_err(|e| Fatal(Failure::HostIo, format!("cannot install the signal handlers: {e}")))?;
+        let stop = stop_on_signals()?;
         let limits = Limits { max_insns: self.max_insns, max_cycles: self.max_cycles, stop: stop.clone() };
         let detector = DetectorConfig { geometry: self.config.geometry(), cpu_uncached_vs_cache: self.race_uncached };
         let setup = crate::provoke::Setup {
@@ -558,12 +557,21 @@ impl<'a> ProvokeRun<'a> {
     }
 }
 
-/// A signal stopped the runs: what they found is delivered, but it is not the whole answer.
-fn interrupted(stop: &StopRequest) -> Result<(), Fatal> {
+const PROVOKE_INTERRUPTED: &str = "provoke: interrupted; the verdicts above come from runs cut short";
+
+/// SIGINT and SIGTERM set the returned request ([`crate::signals`]).
+fn stop_on_signals() -> Result<StopRequest, Fatal> {
+    crate::signals::stop_on_signals()
+        .map_err(|e| Fatal(Failure::HostIo, format!("cannot install the signal handlers: {e}")))
+}
+
+/// A signal stopped the runs: what they found is delivered (`message` says what it is), but
+/// it is not the whole answer.
+fn interrupted(stop: &StopRequest, message: String) -> Result<(), Fatal> {
     let Some(reason) = stop.reason() else { return Ok(()) };
     let end = RunEnd::Interrupted { signal: crate::exit_code::Signal::of(reason), instructions: 0 };
     let failure = end.status().expect_err("an interrupted run is a failure");
-    Err(Fatal(failure, "provoke: interrupted; the verdicts above come from runs cut short".into()))
+    Err(Fatal(failure, message))
 }
 
 /// `mxpsim provoke`: the result on standard output (or the file); exit status 0 once it is
@@ -604,7 +612,7 @@ fn provoke(args: &ProvokeArgs) -> Result<u8, Fatal> {
         Some(file) => file.write(&text)?,
         None => write_stdout(&text, "the provoke report")?,
     }
-    interrupted(&stop)?;
+    interrupted(&stop, PROVOKE_INTERRUPTED.into())?;
     if let Some(file) = timeline_out {
         let worst = provoked.findings.first().and_then(|f| f.worst().map(|a| (f, a)));
         let Some((finding, (recorder, calls))) = worst.and_then(|(f, a)| Some((f, a.timeline.as_ref()?))) else {
@@ -946,7 +954,7 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
         let (provoked, stop) = run.provoke(&crate::provoke::Selection::All)?;
         let text = "\n".to_string() + &crate::provoke::text::render(&provoked);
         crate::diag::write(&text).map_err(io_error("the provoke report", Path::new("standard error")))?;
-        interrupted(&stop)?;
+        interrupted(&stop, PROVOKE_INTERRUPTED.into())?;
     }
     Ok(exit_code::exit_status(crate::diag::unless_lost(end.status()), races, args.report.race_exitcode()))
 }
@@ -1062,16 +1070,28 @@ fn sweep(args: &SweepArgs) -> Result<u8, Fatal> {
     let shard = args.shard.unwrap_or(crate::sweep::Shard::WHOLE);
     let outputs = TableOut::create(&args.table)?;
     let progress = io::stderr().is_terminal();
-    let rows = crate::sweep::sweep(&args.programs, &variants, args.max_insns, shard, progress)
+    let stop = stop_on_signals()?;
+    let rows = crate::sweep::sweep(&args.programs, &variants, args.max_insns, shard, progress, &stop)
         .map_err(|(path, e)| Fatal(e.failure(), format!("{}: {e}", path.display())))?;
-    if let Some(shard) = args.shard {
-        // A shard delivers its rows; the merge decides the sweep's status.
+    // After a signal: the cells that ran (the last ones cut short) are delivered, then said to
+    // be only part of the grid.
+    let partial = format!(
+        "sweep: interrupted; the results hold the {} of its {} cells that had started (a cell cut short says so)",
+        rows.len(),
+        shard.cells(args.programs.len() * variants.len())
+    );
+    let status = if let Some(shard) = args.shard {
+        // A shard delivers its rows; the merge decides the sweep's status (and refuses cells
+        // missing from an interrupted shard).
         let grid = crate::sweep::GridId::new(&args.programs, &variants, args.max_insns, &base);
         write_stdout(&crate::sweep::shard_lines(&grid, shard, &rows), "the shard's rows")?;
-        return Ok(0);
-    }
-    let rows: Vec<crate::sweep::Row> = rows.into_iter().map(|(_, row)| row).collect();
-    outputs.deliver(&rows)
+        0
+    } else {
+        let rows: Vec<crate::sweep::Row> = rows.into_iter().map(|(_, row)| row).collect();
+        outputs.deliver(&rows)?
+    };
+    interrupted(&stop, partial)?;
+    Ok(status)
 }
 
 /// A sweep's outputs, created before it runs.
@@ -1295,8 +1315,7 @@ fn simulate<S: EventSink + RacesSoFar>(
     let mut limits = Limits { max_insns: args.max_insns, max_cycles: args.max_cycles, ..Limits::default() };
     if args.gdb.is_none() {
         // (Under GDB, Ctrl-C belongs to the debugger.)
-        limits.stop = crate::signals::stop_on_signals()
-            .map_err(|e| Fatal(Failure::HostIo, format!("cannot install the signal handlers: {e}")))?;
+        limits.stop = stop_on_signals()?;
     }
     machine.set_limits(limits);
     let mut progress = outputs.progress;

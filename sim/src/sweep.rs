@@ -8,6 +8,7 @@ use crate::exit_code::RunEnd;
 use crate::machine::{Limits, Machine};
 use crate::race_check::RaceCheck;
 use crate::semihost::Semihost;
+use mxpsim_models::stop::StopRequest;
 use mxpsim_detector::Config as DetectorConfig;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -80,7 +81,7 @@ pub fn add_grid_file(axes: &mut [(&str, Vec<String>)], text: &str) -> Result<(),
 }
 
 /// Runs one program under one configuration.
-fn run_one(path: &Path, variant: &Variant, max_insns: u64) -> Result<Row, ElfError> {
+fn run_one(path: &Path, variant: &Variant, max_insns: u64, stop: &StopRequest) -> Result<Row, ElfError> {
     let image = elf::load(path)?;
     let source = crate::source_map::SourceMap::new(image.symbols.clone(), Some(path));
     let config = &variant.config;
@@ -93,7 +94,7 @@ fn run_one(path: &Path, variant: &Variant, max_insns: u64) -> Result<Row, ElfErr
         Ok(m) => m,
         Err(e) => return Ok(failed_row(program, variant, RunEnd::DoesNotFit { message: e.to_string() })),
     };
-    machine.set_limits(Limits { max_insns: Some(max_insns), ..Limits::default() });
+    machine.set_limits(Limits { max_insns: Some(max_insns), max_cycles: None, stop: stop.clone() });
     let outcome = machine.run(&mut (), |_| {}).end();
     let stats = machine.stats();
     let notes = machine.notes();
@@ -155,17 +156,24 @@ impl Shard {
     fn holds(self, cell: usize) -> bool {
         cell % self.n == self.k
     }
+
+    /// How many of a grid of `total` cells are this shard's.
+    pub fn cells(self, total: usize) -> usize {
+        (0..total).filter(|&cell| self.holds(cell)).count()
+    }
 }
 
 /// Runs every program under every variant of `shard`'s cells, on every core: (cell, row)
 /// in program-then-variant order whatever the scheduling. A program that cannot be loaded
-/// fails the sweep.
+/// fails the sweep. Once `stop` is set, the cells running end as interrupted and the cells
+/// not started yet are left out.
 pub fn sweep(
     programs: &[PathBuf],
     variants: &[Variant],
     max_insns: u64,
     shard: Shard,
     progress: bool,
+    stop: &StopRequest,
 ) -> Result<Vec<(usize, Row)>, (PathBuf, ElfError)> {
     let jobs: Vec<(usize, (usize, usize))> = (0..programs.len())
         .flat_map(|p| (0..variants.len()).map(move |v| (p, v)))
@@ -175,8 +183,9 @@ pub fn sweep(
     let bar = if progress { indicatif::ProgressBar::new(jobs.len() as u64) } else { indicatif::ProgressBar::hidden() };
     let rows = jobs
         .par_iter()
+        .filter(|_| stop.reason().is_none())
         .map(|&(cell, (p, v))| {
-            let row = run_one(&programs[p], &variants[v], max_insns).map_err(|e| (programs[p].clone(), e));
+            let row = run_one(&programs[p], &variants[v], max_insns, stop).map_err(|e| (programs[p].clone(), e));
             bar.inc(1);
             row.map(|row| (cell, row))
         })
@@ -189,18 +198,20 @@ pub fn sweep(
 pub fn table(rows: &[Row]) -> String {
     let cache_width = rows.iter().map(|r| r.cache.len()).max().unwrap_or(0).max(5);
     let program_width = rows.iter().map(|r| r.program.len()).max().unwrap_or(0).max(7);
+    let statuses: Vec<String> = rows.iter().map(|r| r.outcome.to_string()).collect();
+    let status_width = statuses.iter().map(String::len).max().unwrap_or(0).max(6);
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:<program_width$}  {:<cache_width$}  {:>6}  {:>12}  {:>9}  {:>10}  {:>5}  signature",
+        "{:<program_width$}  {:<cache_width$}  {:>status_width$}  {:>12}  {:>9}  {:>10}  {:>5}  signature",
         "program", "cache", "status", "cycles", "miss rate", "writebacks", "races"
     );
-    for r in rows {
+    for (r, status) in rows.iter().zip(&statuses) {
         let row = format!(
-            "{:<program_width$}  {:<cache_width$}  {:>6}  {:>12}  {:>8.3}%  {:>10}  {:>5}  {}",
+            "{:<program_width$}  {:<cache_width$}  {:>status_width$}  {:>12}  {:>8.3}%  {:>10}  {:>5}  {}",
             r.program,
             r.cache,
-            r.outcome.to_string(),
+            status,
             r.cycles,
             100.0 * r.miss_rate,
             r.writebacks,

@@ -29,3 +29,32 @@ pub fn mxpsim(args: &[&str]) -> Output {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// Starts `mxpsim ARGS` (with `envs` set) with its output in files, sends `signal` once it has
+/// run for `after`, and returns its output.
+pub fn interrupted_after(
+    after: std::time::Duration,
+    args: &[&str],
+    envs: &[(&str, &str)],
+    signal: &str,
+    name: &str,
+) -> Output {
+    let (out, err) = (temp(&format!("{name}.out")), temp(&format!("{name}.err")));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mxpsim"))
+        .args(args)
+        .envs(envs.iter().copied())
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(&err).unwrap())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    let sent = Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    let status = child.wait().unwrap();
+    Output { status, stdout: std::fs::read(out).unwrap(), stderr: std::fs::read(err).unwrap() }
+}
+
+/// [`interrupted_after`] 0.7 s, as a run of a long program is surely under way.
+pub fn interrupted(args: &[&str], signal: &str, name: &str) -> Output {
+    interrupted_after(std::time::Duration::from_millis(700), args, &[], signal, name)
+}
