@@ -1,8 +1,8 @@
 //! The hardware of the simulated SoC, one module per part.
 //!
 //! * [`cpu`]: one in-order RV32IMAC hart (Zicsr, Zifencei, Zicbom), decoding with `raki` once
-//!   per instruction and keeping the result in a decoded-instruction cache; machine interrupts;
-//!   its timing model.
+//!   per instruction and running blocks of straight-line code from a decoded-block cache;
+//!   machine interrupts; its timing model.
 //! * [`bus`]: the one interface through which the hart reaches memory and devices.
 //! * [`memory_system`]: the memory map behind that interface: the [`cache`] in front of
 //!   [`dram`], the uncached alias, system-control registers, [`axi`] timing with a

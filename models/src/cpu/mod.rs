@@ -3,16 +3,16 @@
 //! What each instruction is lives in one table ([`isa`]); compressed instructions decode to
 //! the instruction they expand to, so the semantics below are written once.
 //!
-//! The interpreter executes [`Insn`]s from the [`DecodeCache`]; it reaches memory only through
+//! The interpreter executes blocks of [`Insn`]s from the [`BlockCache`]; it reaches memory only through
 //! a [`Bus`], and reports what it retires to an [`Observer`] (the instruction trace), both as
 //! generic parameters so that the common configuration (no trace) compiles to a tight loop.
 //!
 //! Timing: see [`timing`]; the hart's clock ([`Hart::now`]) is the simulation's clock.
 
+mod block_cache;
 pub mod calls;
 pub mod csr;
 pub mod decode;
-mod decode_cache;
 pub mod isa;
 pub mod timing;
 mod trap;
@@ -21,8 +21,8 @@ use crate::bus::{Access, Bus, CacheOp, MemFault, Width};
 use crate::stop::MAX_CYCLE;
 use calls::CallTree;
 use csr::{Csrs, Priv};
+use block_cache::{Block, BlockCache};
 use decode::{decode, Insn};
-use decode_cache::DecodeCache;
 use isa::Op;
 use mxpsim_detector::event::Range;
 use std::collections::BTreeMap;
@@ -104,7 +104,7 @@ pub struct Hart {
     pub steps: u64,
     /// Traps taken (not interrupts): the steps that retired nothing.
     traps: u64,
-    decoded: DecodeCache,
+    blocks: BlockCache,
     costs: CostTable,
     taken_branch: u64,
     /// The last trap taken and the step it was taken at: a trap at the very next step means
@@ -121,8 +121,8 @@ pub struct Hart {
     returned: Option<((Trap, u32), u64)>,
     retries: u32,
     /// Addresses where the hart stops before executing (each with the number of times it was
-    /// added). They are never kept in the decoded-instruction cache, so they cost nothing on
-    /// the fast path: only a miss looks here.
+    /// added). No cached block holds one, so they cost nothing on the fast path: only a miss
+    /// looks here.
     probes: BTreeMap<u32, u32>,
     /// The probe the caller was last stopped at: running on from it executes the instruction.
     probe_reported: Option<u32>,
@@ -165,7 +165,7 @@ impl Hart {
             csr: Csrs::default(),
             now: 0,
             steps: 0,
-            decoded: DecodeCache::default(),
+            blocks: BlockCache::default(),
             costs: CostTable::new(timing),
             taken_branch: timing.taken_branch as u64,
             last_trap: None,
@@ -205,14 +205,14 @@ impl Hart {
     /// instruction at `pc`. Probes nest: each `add_probe` needs its own `remove_probe`.
     pub fn add_probe(&mut self, pc: u32) {
         *self.probes.entry(pc).or_insert(0) += 1;
-        self.decoded.forget(pc);
+        self.blocks.forget(pc);
     }
 
     /// Code at `[addr, addr + len)` was changed from outside the hart (a debugger's write):
     /// instructions decoded from it are forgotten.
     pub fn code_changed(&mut self, addr: u32, len: u32) {
         if len > 0 {
-            self.decoded.invalidate_range(addr, len);
+            self.blocks.invalidate_range(addr, len);
         }
     }
 
@@ -248,66 +248,104 @@ impl Hart {
     pub fn run<B: Bus, O: Observer>(&mut self, bus: &mut B, obs: &mut O, budget: u64) -> Exit {
         // The probe the caller was stopped at: this time its instruction runs.
         let mut resume = self.probe_reported.take();
-        for _ in 0..budget {
+        let mut left = budget;
+        while left > 0 {
             if self.now >= self.irq_check_at {
                 if let Some(exit) = self.between_instructions(bus, obs) {
                     return exit;
                 }
             }
-            self.steps += 1;
             let pc = self.pc;
-            let insn = match self.decoded.get(pc) {
+            let block = match self.blocks.get(pc) {
                 Some(hit) => hit,
-                None => match self.decode_miss(bus, pc, resume) {
-                    Ok(insn) => insn,
-                    Err(Miss::Probe) => {
-                        self.steps -= 1;
-                        self.probe_reported = Some(pc);
-                        return Exit::Probe;
-                    }
-                    Err(Miss::Fault(trap)) => {
+                None => match self.block_miss(bus, pc, resume) {
+                    Ok(Miss::Block(block)) => block,
+                    Ok(Miss::Probed(insn)) => {
+                        // Run once, never kept: the probe stays in force.
                         resume = None;
+                        left -= 1;
+                        if let Err(Some(exit)) = self.step(bus, obs, insn, pc) {
+                            return exit;
+                        }
+                        continue;
+                    }
+                    Err(Some(trap)) => {
+                        resume = None;
+                        left -= 1;
+                        self.steps += 1;
                         if let Some(exit) = self.take_trap(pc, trap, obs) {
                             return exit;
                         }
                         continue;
                     }
+                    Err(None) => {
+                        self.probe_reported = Some(pc);
+                        return Exit::Probe;
+                    }
                 },
             };
             resume = None;
-            // Only an observer needs the word (read before the instruction may overwrite it).
-            let raw = if O::ENABLED { fetch(bus, pc).unwrap_or(0) } else { 0 };
-            match self.execute(bus, insn, pc) {
-                Ok(next) => {
-                    self.x[0] = 0;
-                    self.pc = next;
-                    self.csr.instret = self.csr.instret.wrapping_add(1);
-                    self.now += self.costs.of(insn.op);
-                    if O::ENABLED {
-                        let rd_write = insn.op.writes_rd().then(|| (insn.rd(), self.reg(insn.rd())));
-                        obs.retired(pc, raw, rd_write.filter(|(rd, _)| *rd != 0));
+            // Straight through the block; anything that needs a look between instructions
+            // (an interrupt due, a stop the bus asked for, a CSR write, a store to this very
+            // code) brings `irq_check_at` forward, and the block is left there.
+            let run = block.len.min(left.min(u32::MAX as u64) as u32);
+            left -= run as u64;
+            let mut pc = pc;
+            for i in block.start..block.start + run {
+                match self.step(bus, obs, self.blocks.insn(i), pc) {
+                    Ok(next) => pc = next,
+                    Err(None) => {
+                        left += (block.start + run - 1 - i) as u64;
+                        break;
                     }
+                    Err(Some(exit)) => return exit,
                 }
-                Err(Event::Trap(trap)) => {
-                    if let Some(exit) = self.take_trap(pc, trap, obs) {
-                        return exit;
-                    }
-                }
-                Err(Event::Stop(exit)) => {
-                    // Semihosting calls and a wfi that can never wake complete their
-                    // instruction first.
-                    self.x[0] = 0;
-                    self.pc = pc.wrapping_add(insn.size());
-                    self.csr.instret = self.csr.instret.wrapping_add(1);
-                    self.now += self.costs.of(insn.op);
-                    if O::ENABLED {
-                        obs.retired(pc, raw, None);
-                    }
-                    return exit;
+                if self.now >= self.irq_check_at {
+                    left += (block.start + run - 1 - i) as u64;
+                    break;
                 }
             }
         }
         self.take_halt().unwrap_or(Exit::Budget)
+    }
+
+    /// Executes `insn`, fetched from `pc`, as one step: retires it (and returns the next PC),
+    /// or takes its trap (`Err(None)`: the hart goes on at the handler), or completes it and
+    /// returns the exit it asks for.
+    #[inline(always)]
+    fn step<B: Bus, O: Observer>(&mut self, bus: &mut B, obs: &mut O, insn: Insn, pc: u32) -> Result<u32, Option<Exit>> {
+        self.steps += 1;
+        // Only an observer needs the word (read before the instruction may overwrite it).
+        let raw = if O::ENABLED { fetch(bus, pc).unwrap_or(0) } else { 0 };
+        match self.execute(bus, insn, pc) {
+            Ok(next) => {
+                self.x[0] = 0;
+                self.pc = next;
+                self.csr.instret = self.csr.instret.wrapping_add(1);
+                self.now += self.costs.of(insn.op);
+                if O::ENABLED {
+                    let rd_write = insn.op.writes_rd().then(|| (insn.rd(), self.reg(insn.rd())));
+                    obs.retired(pc, raw, rd_write.filter(|(rd, _)| *rd != 0));
+                }
+                Ok(next)
+            }
+            Err(Event::Trap(trap)) => match self.take_trap(pc, trap, obs) {
+                Some(exit) => Err(Some(exit)),
+                None => Err(None),
+            },
+            Err(Event::Stop(exit)) => {
+                // Semihosting calls and a wfi that can never wake complete their
+                // instruction first.
+                self.x[0] = 0;
+                self.pc = pc.wrapping_add(insn.size());
+                self.csr.instret = self.csr.instret.wrapping_add(1);
+                self.now += self.costs.of(insn.op);
+                if O::ENABLED {
+                    obs.retired(pc, raw, None);
+                }
+                Err(Some(exit))
+            }
+        }
     }
 
     /// What happens between two instructions when [`Hart::irq_check_at`] says so: a stop the
@@ -345,19 +383,23 @@ impl Hart {
         }
     }
 
-    /// The instruction at `pc` when the decoded-instruction cache does not have it: fetched
-    /// and decoded (and kept, unless probed), or why it cannot run now. Out of line: the hit
-    /// path of the loop keeps the decoded instruction in registers.
+    /// The block at `pc` when the block cache does not have it: fetched, decoded and kept,
+    /// ending before any probed address; or the probed instruction at `pc` to run once
+    /// (`resume`: the caller was stopped there); or why nothing can run now: the fetch's
+    /// fault, or `None` for a probe. Out of line: the hit path of the loop stays small.
     #[cold]
     #[inline(never)]
-    fn decode_miss<B: Bus>(&mut self, bus: &mut B, pc: u32, resume: Option<u32>) -> Result<Insn, Miss> {
+    fn block_miss<B: Bus>(&mut self, bus: &mut B, pc: u32, resume: Option<u32>) -> Result<Miss, Option<Trap>> {
         let probed = self.probes.contains_key(&pc);
         if probed && resume != Some(pc) {
-            return Err(Miss::Probe);
+            return Err(None);
         }
-        let raw = fetch(bus, pc).map_err(Miss::Fault)?;
-        // A probed instruction is decoded afresh each time, never cached.
-        Ok(if probed { decode(raw) } else { self.decoded.insert(pc, raw) })
+        let raw = fetch(bus, pc).map_err(Some)?;
+        if probed {
+            return Ok(Miss::Probed(decode(raw)));
+        }
+        let probes = &self.probes;
+        Ok(Miss::Block(self.blocks.build(pc, raw, |at| fetch(bus, at).ok(), |at| probes.contains_key(&at))))
     }
 
     /// Looks at the interrupt lines, and takes the highest-priority enabled pending
@@ -540,7 +582,7 @@ impl Hart {
             // One hart and coherent memory: ordering fences have nothing to order yet.
             Op::Fence => return Ok(next),
             Op::FenceI => {
-                self.decoded.flush();
+                self.blocks.flush();
                 return Ok(next);
             }
             Op::Wfi => {
@@ -656,9 +698,11 @@ impl Hart {
     /// there are forgotten, a reservation there is lost, and a halting store stops the run.
     #[inline(always)]
     fn stored<B: Bus>(&mut self, bus: &mut B, addr: u32, len: u32, next: u32) -> Result<u32, Event> {
-        self.decoded.invalidate_range(addr, len);
-        // A store to a device may change its interrupt lines.
-        self.irq_check_at = self.irq_check_at.min(bus.interrupt_due());
+        // A store to a device may change its interrupt lines; a store to code leaves the
+        // block being executed (it may be the code changed): both are looked at before the
+        // next instruction.
+        let code_changed = self.blocks.invalidate_range(addr, len);
+        self.irq_check_at = self.irq_check_at.min(if code_changed { 0 } else { bus.interrupt_due() });
         if self.reservation.is_some_and(|word| Range::new(word, 4).overlaps(Range::new(addr, len))) {
             self.reservation = None;
         }
@@ -757,12 +801,12 @@ fn fetch<B: Bus>(bus: &mut B, pc: u32) -> Result<u32, Trap> {
     Ok(low | (parcel(bus, pc.wrapping_add(2))? as u32) << 16)
 }
 
-/// Why [`Hart::decode_miss`] has no instruction to run.
+/// What [`Hart::block_miss`] found to run.
 enum Miss {
-    /// A probe is set at the PC.
-    Probe,
-    /// The fetch faulted.
-    Fault(Trap),
+    /// A block, now cached.
+    Block(Block),
+    /// The instruction at a probed address, to run once.
+    Probed(Insn),
 }
 
 /// What stops an instruction from completing normally.

@@ -1,0 +1,317 @@
+//! The decoded-block cache: straight-line runs of code, decoded once and kept, so that the
+//! interpreter steps through an array instead of looking each instruction up by its PC (as
+//! rv32emu and QEMU do; the next instruction no longer waits for the PC the last one wrote).
+//!
+//! A block starts at any even address (compressed and 32-bit instructions mix) and runs up to
+//! and including the first instruction whose [`Flow`] leaves (jumps, branches, `mret`,
+//! `fence.i`, calls into the host), for at most [`MAX_INSNS`] instructions; it also ends
+//! before an instruction that cannot be fetched (that one faults when it is reached, as its
+//! own block) and wherever the builder says ([`BlockCache::build`]'s `stop_before`). Blocks
+//! are found through a direct-mapped table indexed by the start's 16-bit parcel number; their
+//! instructions live in one arena, emptied with the table when it is full.
+//!
+//! Coherence with code changes: a store by the hart forgets every block it overlaps. One bit
+//! per 64-byte chunk of memory that decoded code came from keeps the check to one bit test
+//! per store; a store into such a chunk looks at the few table slots whose block may cover
+//! it. `fence.i` empties the whole cache.
+
+use super::decode::{decode, Insn};
+use super::isa::Flow;
+
+/// The most instructions in one block.
+pub const MAX_INSNS: u32 = 32;
+/// The most bytes a block covers: a block that covers a byte starts at most this far before.
+const MAX_BYTES: u32 = MAX_INSNS * 4;
+const SLOTS: usize = 1 << 16;
+/// Instructions the arena holds before it is emptied (8 MiB).
+const ARENA: usize = 1 << 20;
+const CHUNK_SHIFT: u32 = 6;
+const PAGE_SHIFT: u32 = 12;
+
+/// The tag of an empty slot: odd, as no block's start is. An odd PC can still be looked up
+/// (an odd ELF entry, a debugger's write to `pc`; it traps on the miss), so no slot holds the
+/// odd tag that indexes it: slot `index(1)` holds 3, every other slot 1.
+const EMPTY: u32 = 1;
+const EMPTY_AT_INDEX_OF_1: u32 = 3;
+
+/// The empty tag of slot `i`.
+fn empty(i: usize) -> u32 {
+    if i == index(EMPTY) {
+        EMPTY_AT_INDEX_OF_1
+    } else {
+        EMPTY
+    }
+}
+
+#[inline(always)]
+fn index(pc: u32) -> usize {
+    (pc >> 1) as usize & (SLOTS - 1)
+}
+
+/// A block: its instructions are `arena[start..start + len]`, covering `bytes` bytes of
+/// code from its first instruction's address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Block {
+    pub start: u32,
+    pub len: u32,
+    bytes: u32,
+}
+
+#[derive(Clone, Copy)]
+struct Slot {
+    pc: u32,
+    block: Block,
+}
+
+pub struct BlockCache {
+    /// A fixed-size array, so indexing with a masked PC needs no bounds check.
+    slots: Box<[Slot; SLOTS]>,
+    arena: Vec<Insn>,
+    /// One bit per 64-byte chunk of the 32-bit address space, a word per 4 KiB page: set once
+    /// a block's code came from the chunk. Never cleared (a stale bit only costs a look at
+    /// the table), so the 8 MiB table is touched only where code and the stores near it are.
+    code_chunks: Box<[u64]>,
+}
+
+impl Default for BlockCache {
+    fn default() -> Self {
+        let empty_block = Block { start: 0, len: 0, bytes: 0 };
+        BlockCache {
+            slots: (0..SLOTS)
+                .map(|i| Slot { pc: empty(i), block: empty_block })
+                .collect::<Vec<_>>()
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!()),
+            arena: Vec::new(),
+            code_chunks: vec![0; 1 << (32 - PAGE_SHIFT)].into_boxed_slice(),
+        }
+    }
+}
+
+impl BlockCache {
+    /// The block that starts at `pc`, if cached.
+    #[inline(always)]
+    pub fn get(&self, pc: u32) -> Option<Block> {
+        let slot = &self.slots[index(pc)];
+        (slot.pc == pc).then_some(slot.block)
+    }
+
+    /// Instruction `i` of the arena (a block's `start` and on).
+    #[inline(always)]
+    pub fn insn(&self, i: u32) -> Insn {
+        self.arena[i as usize]
+    }
+
+    /// Decodes and keeps the block that starts at `pc` with the instruction `first` (its word,
+    /// already fetched), reading on with `fetch` (the word at an address, or none where it
+    /// cannot be fetched) until the block ends or `stop_before` says an address must start a
+    /// block of its own.
+    pub fn build(
+        &mut self,
+        pc: u32,
+        first: u32,
+        mut fetch: impl FnMut(u32) -> Option<u32>,
+        stop_before: impl Fn(u32) -> bool,
+    ) -> Block {
+        if self.arena.len() + MAX_INSNS as usize > ARENA {
+            self.flush();
+        }
+        let start = self.arena.len() as u32;
+        let mut at = pc;
+        let mut insn = decode(first);
+        loop {
+            self.arena.push(insn);
+            at = at.wrapping_add(insn.size());
+            let len = self.arena.len() as u32 - start;
+            if insn.op.flow() == Flow::Leave || len == MAX_INSNS || stop_before(at) {
+                break;
+            }
+            match fetch(at) {
+                Some(raw) => insn = decode(raw),
+                None => break,
+            }
+        }
+        let block = Block { start, len: self.arena.len() as u32 - start, bytes: at.wrapping_sub(pc) };
+        self.mark_code(pc, block.bytes);
+        self.slots[index(pc)] = Slot { pc, block };
+        block
+    }
+
+    fn mark_code(&mut self, pc: u32, bytes: u32) {
+        let mut chunk = pc >> CHUNK_SHIFT;
+        let last = pc.wrapping_add(bytes - 1) >> CHUNK_SHIFT;
+        loop {
+            let page = (chunk >> (PAGE_SHIFT - CHUNK_SHIFT)) as usize;
+            self.code_chunks[page] |= 1 << (chunk % 64);
+            if chunk == last {
+                break;
+            }
+            chunk = chunk.wrapping_add(1) & (u32::MAX >> CHUNK_SHIFT);
+        }
+    }
+
+    /// A store wrote `[addr, addr + len)`: forgets every block it overlaps. True if it forgot
+    /// one (a block being executed may be among them: the caller must not run on in it).
+    #[inline(always)]
+    pub fn invalidate_range(&mut self, addr: u32, len: u32) -> bool {
+        let last = addr.wrapping_add(len - 1);
+        (self.holds_code(addr) || self.holds_code(last)) && self.invalidate_blocks(addr, last)
+    }
+
+    #[inline(always)]
+    fn holds_code(&self, addr: u32) -> bool {
+        self.code_chunks[(addr >> PAGE_SHIFT) as usize] & (1 << ((addr >> CHUNK_SHIFT) % 64)) != 0
+    }
+
+    /// Forgets the blocks overlapping `[first, last]`: those starting in it or at most
+    /// [`MAX_BYTES`] before it.
+    #[cold]
+    fn invalidate_blocks(&mut self, first: u32, last: u32) -> bool {
+        let mut forgot = false;
+        let mut start = (first & !1).wrapping_sub(MAX_BYTES - 2);
+        loop {
+            let i = index(start);
+            let slot = &mut self.slots[i];
+            // The block covers [start, start + bytes): it overlaps if it starts in the range
+            // or reaches into it.
+            let starts_in = start.wrapping_sub(first) <= last.wrapping_sub(first);
+            if slot.pc == start && (starts_in || first.wrapping_sub(start) < slot.block.bytes) {
+                slot.pc = empty(i);
+                forgot = true;
+            }
+            if start == last & !1 {
+                break;
+            }
+            start = start.wrapping_add(2);
+        }
+        forgot
+    }
+
+    /// Forgets the blocks that hold the instruction at `pc` (a probe is set there).
+    pub fn forget(&mut self, pc: u32) {
+        self.invalidate_blocks(pc, pc);
+    }
+
+    /// `fence.i`: forget everything.
+    pub fn flush(&mut self) {
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            slot.pc = empty(i);
+        }
+        self.arena.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::isa::Op;
+    use std::collections::BTreeMap;
+
+    const ADDI_A0_1: u32 = 0x0010_0513;
+    const ADDI_A0_2: u32 = 0x0020_0513;
+    const C_LI_A0_1: u32 = 0x4505;
+    const JAL_RA: u32 = 0x0010_00ef;
+
+    /// Memory of instruction words by address.
+    fn code(words: &[(u32, u32)]) -> BTreeMap<u32, u32> {
+        words.iter().copied().collect()
+    }
+
+    fn build(c: &mut BlockCache, mem: &BTreeMap<u32, u32>, pc: u32) -> Block {
+        c.build(pc, mem[&pc], |a| mem.get(&a).copied(), |_| false)
+    }
+
+    fn ops(c: &BlockCache, b: Block) -> Vec<(Op, u32)> {
+        (b.start..b.start + b.len).map(|i| (c.insn(i).op, c.insn(i).size())).collect()
+    }
+
+    #[test]
+    fn a_block_runs_to_the_first_instruction_that_leaves() {
+        let mem = code(&[(0x100, ADDI_A0_1), (0x104, C_LI_A0_1), (0x106, JAL_RA), (0x10a, ADDI_A0_2)]);
+        let mut c = BlockCache::default();
+        let b = build(&mut c, &mem, 0x100);
+        assert_eq!(ops(&c, b), [(Op::Addi, 4), (Op::Addi, 2), (Op::Jal, 4)]);
+        assert_eq!(c.get(0x100), Some(b));
+        assert_eq!(c.get(0x104), None, "only the start finds a block");
+    }
+
+    #[test]
+    fn a_block_ends_before_what_cannot_be_fetched_and_where_the_builder_says() {
+        let mem = code(&[(0x100, ADDI_A0_1), (0x104, ADDI_A0_2)]);
+        let mut c = BlockCache::default();
+        assert_eq!(build(&mut c, &mem, 0x100).len, 2, "0x108 cannot be fetched");
+        let b = c.build(0x100, ADDI_A0_1, |a| mem.get(&a).copied(), |a| a == 0x104);
+        assert_eq!(b.len, 1);
+    }
+
+    #[test]
+    fn a_block_holds_at_most_max_insns() {
+        let mem: BTreeMap<u32, u32> = (0..100).map(|k| (0x1000 + 4 * k, ADDI_A0_1)).collect();
+        let mut c = BlockCache::default();
+        assert_eq!(build(&mut c, &mem, 0x1000).len, MAX_INSNS);
+    }
+
+    #[test]
+    fn a_store_forgets_the_blocks_it_overlaps_and_no_other() {
+        // Block A: 0x100..0x10a (addi, c.li, jal); block B starts inside it at 0x104.
+        let mem = code(&[(0x100, ADDI_A0_1), (0x104, C_LI_A0_1), (0x106, JAL_RA), (0x200, ADDI_A0_2), (0x204, JAL_RA)]);
+        let mut c = BlockCache::default();
+        build(&mut c, &mem, 0x100);
+        build(&mut c, &mem, 0x104);
+        build(&mut c, &mem, 0x200);
+        // A store just past A's end touches nothing.
+        assert!(!c.invalidate_range(0x10a, 2));
+        assert!(c.get(0x100).is_some() && c.get(0x104).is_some());
+        // A byte store into the jal's second parcel forgets both blocks that hold it.
+        assert!(c.invalidate_range(0x109, 1));
+        assert!(c.get(0x100).is_none() && c.get(0x104).is_none());
+        assert!(c.get(0x200).is_some(), "another chunk's block stays");
+        // A store before a block's start leaves it alone.
+        build(&mut c, &mem, 0x104);
+        assert!(!c.invalidate_range(0x100, 4));
+        assert!(c.get(0x104).is_some());
+    }
+
+    #[test]
+    fn a_block_across_a_page_boundary_marks_both_pages() {
+        let mem = code(&[(0xffe, ADDI_A0_1), (0x1002, JAL_RA)]);
+        let mut c = BlockCache::default();
+        build(&mut c, &mem, 0xffe);
+        assert!(c.invalidate_range(0x1004, 1));
+        assert!(c.get(0xffe).is_none());
+    }
+
+    #[test]
+    fn no_odd_pc_hits_an_empty_slot() {
+        let mut c = BlockCache::default();
+        for pc in [1, 3, 0x8000_0001] {
+            assert!(c.get(pc).is_none(), "{pc:#x}");
+        }
+        let mem = code(&[(0x8000_0000, JAL_RA)]);
+        build(&mut c, &mem, 0x8000_0000);
+        c.flush();
+        assert!(c.get(1).is_none() && c.get(3).is_none() && c.get(0x8000_0000).is_none());
+    }
+
+    #[test]
+    fn stores_to_aliasing_slots_leave_blocks_alone() {
+        let mem = code(&[(0x8000_0000, JAL_RA)]);
+        let mut c = BlockCache::default();
+        build(&mut c, &mem, 0x8000_0000);
+        // Same direct-mapped slot, another address: no effect.
+        assert!(!c.invalidate_range(0x8000_0000 + (SLOTS as u32) * 2, 4));
+        assert!(c.get(0x8000_0000).is_some());
+    }
+
+    #[test]
+    fn a_full_arena_starts_again() {
+        let mem = code(&[(0x100, JAL_RA)]);
+        let mut c = BlockCache::default();
+        for _ in 0..ARENA {
+            build(&mut c, &mem, 0x100);
+        }
+        assert!(c.arena.len() <= ARENA);
+        assert_eq!(c.get(0x100).map(|b| b.len), Some(1));
+    }
+}
