@@ -454,7 +454,35 @@ fn a_report_file_that_cannot_be_written_sends_the_report_to_standard_error() {
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(122), "{err}");
     assert!(err.contains("SUMMARY: mxpsim: 1 data race"), "the report is on standard error:\n{err}");
-    assert!(err.contains("(the report is above, on standard error)"), "{err}");
+    assert!(err.contains("(the race report went to standard error, above)"), "{err}");
+}
+
+/// Every file asked for that cannot be written after the run goes to standard error instead
+/// (issue 13: the statistics and the signature were lost).
+#[test]
+fn statistics_and_signature_files_that_cannot_be_written_go_to_standard_error() {
+    let o = mxpsim(&["run", "--stats-json", "/dev/full", &firmware("hello")]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(122), "{err}");
+    let json = &err[err.find('{').expect("the JSON is on standard error")..err.rfind('}').unwrap() + 1];
+    let stats: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert!(stats["instructions"].as_u64().unwrap() > 0, "{err}");
+    assert!(err.contains("(the statistics went to standard error, above)"), "{err}");
+
+    let o = mxpsim(&["run", "--signature", "/dev/full", &firmware("signature")]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(122), "{err}");
+    let expected = std::fs::read_to_string(temp_signature()).unwrap();
+    assert!(err.starts_with(&expected), "{err}");
+    assert!(err.contains("(the signature went to standard error, above)"), "{err}");
+}
+
+/// The signature of `signature.elf`, written to a file as asked.
+fn temp_signature() -> String {
+    let path = temp("written.signature");
+    let o = mxpsim(&["run", "--signature", &path, &firmware("signature")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    path
 }
 
 #[test]
@@ -626,4 +654,12 @@ fn a_bad_cache_line_in_a_trace_header_is_a_damaged_trace() {
     w.finish(&Default::default(), &mxpsim_sim::exit_code::RunEnd::Exited { status: 0 }).unwrap();
     let trace = temp_file("bad-line.trace", &bytes);
     assert_fails(&["detect", &trace], 124, "bad-line.trace: ");
+}
+
+/// A trace path that names a directory cannot be read, as for `run` (issue 13: it was a
+/// damaged trace, 124).
+#[test]
+fn detect_of_a_directory_is_unreadable() {
+    let dir = std::env::temp_dir();
+    assert_fails(&["detect", dir.to_str().unwrap()], 101, "Is a directory");
 }

@@ -788,10 +788,19 @@ impl OutFile {
         path.map(|p| OutFile::create(what, p)).transpose()
     }
 
-    /// Writes the whole content and closes the file.
+    /// Writes the whole content and closes the file. Should that fail, the content must not
+    /// be lost: standard error takes it, and the error says so.
     fn write(mut self, text: &str) -> Result<(), Fatal> {
         use std::io::Write;
-        self.out.write_all(text.as_bytes()).and_then(|()| self.out.flush()).map_err(io_error(self.what, &self.path))
+        self.out.write_all(text.as_bytes()).and_then(|()| self.out.flush()).map_err(|e| {
+            let Fatal(failure, message) = io_error(self.what, &self.path)(e);
+            match crate::diag::write(text) {
+                Ok(()) if failure != Failure::ClosedPipe => {
+                    Fatal(failure, format!("{message} ({} went to standard error, above)", self.what))
+                }
+                _ => Fatal(failure, message),
+            }
+        })
     }
 }
 
@@ -995,11 +1004,7 @@ impl ReportOut {
                 crate::diag::write(text).map_err(io_error("the race report", Path::new("standard error")))
             }
             ReportOut::Stdout => write_stdout(text, "the race report"),
-            ReportOut::File(file) => file.write(text).map_err(|Fatal(failure, message)| {
-                // The report must not be lost: standard error takes it.
-                let _ = crate::diag::write(text);
-                Fatal(failure, format!("{message} (the report is above, on standard error)"))
-            }),
+            ReportOut::File(file) => file.write(text),
         }
     }
 }
@@ -1137,9 +1142,14 @@ fn sweep_merge(args: &MergeArgs) -> Result<u8, Fatal> {
 fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
     let file =
         File::open(&args.trace).map_err(|e| Fatal(Failure::Unreadable, format!("{}: {e}", args.trace.display())))?;
-    // A trace that ends too soon, even inside its header, was cut short; any other fault is damage.
+    // A trace that ends too soon, even inside its header, was cut short; a file that cannot
+    // be read (a directory) is unreadable, as for `run`; any other fault is damage.
     let bad_trace = |e: TraceError| {
-        let failure = if matches!(e, TraceError::Cut { .. }) { Failure::CutTrace } else { Failure::BadTrace };
+        let failure = match e {
+            TraceError::Cut { .. } => Failure::CutTrace,
+            TraceError::Io(_) => Failure::Unreadable,
+            _ => Failure::BadTrace,
+        };
         Fatal(failure, format!("{}: {e}", args.trace.display()))
     };
     let reader = TraceReader::new(io::BufReader::new(file)).map_err(bad_trace)?;
