@@ -88,14 +88,15 @@ pub struct Semihost {
 /// — not the path as typed, so that a run does not depend on where the file is or how its path
 /// is spelled (crt0 copies the line into memory) — then `args`. The firmware's C library
 /// splits the line at spaces, so an argument containing whitespace (or an empty one) cannot
-/// reach it whole: refused.
+/// reach it whole: refused; whitespace in the file name becomes `_` (`argv[0]` stays one
+/// word, and `argv[1..]` the arguments given).
 pub fn command_line(elf: &std::path::Path, args: &[String]) -> Result<String, String> {
     if let Some(arg) = args.iter().find(|a| a.is_empty() || a.contains(char::is_whitespace)) {
         return Err(format!(
             "the argument {arg:?} cannot reach the firmware whole: its C library splits the semihosting command line at spaces"
         ));
     }
-    let name = elf.file_name().map_or_else(|| elf.to_string_lossy(), |n| n.to_string_lossy()).into_owned();
+    let name = elf.file_name().map_or_else(|| elf.to_string_lossy(), |n| n.to_string_lossy()).replace(char::is_whitespace, "_");
     Ok(std::iter::once(name).chain(args.iter().cloned()).collect::<Vec<_>>().join(" "))
 }
 
@@ -397,6 +398,8 @@ mod tests {
         assert_eq!(line("./fw.elf", &[]), line("fw.elf", &[]));
         assert!(line("fw.elf", &["two words"]).unwrap_err().contains("\"two words\""));
         assert!(line("fw.elf", &[""]).is_err());
+        // A file name with whitespace stays one word (issue 13: picolibc split it in two).
+        assert_eq!(line("/dir/my prog\t.elf", &["x"]), Ok("my_prog_.elf x".into()));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Instruction decoding: a raw instruction (a 32-bit word, or a 16-bit compressed one)
 //! becomes a compact [`Insn`] once, and the interpreter only ever sees `Insn`s (see
-//! [`super::decode_cache`]).
+//! [`super::block_cache`]).
 //!
 //! `raki` does the decoding. Around it sits a thin layer for what `raki` 1.3 does not do or
 //! does too leniently for a simulator that must trap on every reserved encoding:
@@ -21,7 +21,7 @@
 use super::isa::{Format, Op};
 use raki::{AOpcode, BaseIOpcode, COpcode, Decode, Isa, MOpcode, OpcodeKind, PrivOpcode, ZifenceiOpcode};
 
-/// A decoded instruction: 8 bytes, so the decoded-instruction cache stays dense.
+/// A decoded instruction: 8 bytes, so the decoded blocks stay dense.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Insn {
     pub op: Op,
