@@ -180,6 +180,28 @@ fn failing_riscv_test_reports_its_number() {
     assert!(stderr(&o).contains("test 3 failed"));
 }
 
+/// A `tohost` symbol that cannot serve (a damaged symbol table) is said, not ignored silently
+/// (issue 13: such riscv-tests programs spun without a word).
+#[test]
+fn an_unusable_tohost_symbol_is_said() {
+    for bad in ["0x10000000", "0x80000004"] {
+        let damaged = temp(&format!("tohost-{bad}.elf"));
+        let objcopy = std::process::Command::new("riscv64-unknown-elf-objcopy")
+            .args(["--strip-symbol", "tohost", "--add-symbol", &format!("tohost={bad},global")])
+            .args([&firmware("tohost_pass"), &damaged])
+            .status()
+            .expect("the RISC-V toolchain (scripts/test installs it)");
+        assert!(objcopy.success());
+        let o = mxpsim(&["run", "--max-insns", "100000", &damaged]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(120), "{err}");
+        assert!(
+            err.starts_with(&format!("mxpsim: warning: {damaged}: the symbol `tohost` ({bad:0>10}) is not 8 aligned")),
+            "{err}"
+        );
+    }
+}
+
 #[test]
 fn help_explains_the_commands() {
     let o = mxpsim(&["--help"]);
@@ -424,6 +446,46 @@ fn recorded_trace(name: &str) -> (String, Vec<u8>) {
     assert_eq!(o.status.code(), Some(66), "{}", stderr(&o));
     let bytes = std::fs::read(&path).unwrap();
     (path, bytes)
+}
+
+/// Ctrl-C during `detect` reports the events read so far and says it is a part (issue 13: it
+/// printed nothing). The trace comes through a pipe: half of it, the signal, then the rest.
+#[test]
+fn ctrl_c_during_detect_reports_the_events_read_so_far() {
+    use std::io::Write;
+    let (path, full) = recorded_trace("for-detect.trace");
+    let whole = mxpsim(&["detect", &path]);
+    let summary = stderr(&whole);
+    let total: u64 = summary.split(" events").next().unwrap().rsplit(' ').next().unwrap().parse().unwrap();
+    let fifo = temp("detect.fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let err = temp("detect-interrupted.err");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mxpsim"))
+        .args(["detect", &fifo])
+        .stderr(std::fs::File::create(&err).unwrap())
+        .spawn()
+        .unwrap();
+    let mut pipe = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    pipe.write_all(&full[..full.len() / 2]).unwrap();
+    pipe.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    assert!(std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    // (It may have stopped reading already: then the rest finds no reader.)
+    let _ = pipe.write_all(&full[full.len() / 2..]);
+    drop(pipe);
+    let status = child.wait().unwrap();
+    let err = std::fs::read_to_string(err).unwrap();
+    assert_eq!(status.code(), Some(130), "{err}");
+    let read: u64 = err
+        .split("the report covers the first ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(read > 0 && read < total, "{read} of {total} events:\n{err}");
+    assert!(err.contains(&format!("SUMMARY: mxpsim: ")) && err.contains(&format!("in {read} events")), "{err}");
+    assert!(err.contains("the recording ends after"), "{err}");
 }
 
 #[test]

@@ -1169,7 +1169,13 @@ fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
     let mut events = 0;
     // Events the recorded machine cannot have produced: how many, and the first.
     let mut impossible = (0u64, None);
+    let stop = stop_on_signals()?;
     for frame in reader {
+        // A signal: the events read so far are analysed and reported, then said to be a part.
+        if stop.reason().is_some() {
+            end = Some(RunEnd::RecordingCut { events });
+            break;
+        }
         let frame = match frame {
             Ok(frame) => frame,
             Err(e) => match e.intact_frames() {
@@ -1221,6 +1227,7 @@ fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
     };
     let found = Checked { findings: &findings, source: &source, notes: &notes, end: &end, machine: None };
     let races = report_races(&args.report, out, &suppressions, found)?;
+    interrupted(&stop, format!("detect: interrupted; the report covers the first {events} events of the trace"))?;
     if let Some(rejected) = rejected {
         return Err(Fatal(Failure::BadTrace, format!("{}: {rejected}", args.trace.display())));
     }
@@ -1312,6 +1319,12 @@ fn simulate<S: EventSink + RacesSoFar>(
     let path = args.firmware.display();
     let mut machine =
         Machine::new(config, image, host, sink).map_err(|e| Fatal(Failure::OutsideMemory, format!("{path}: {e}")))?;
+    if let Some(tohost) = machine.ignored_tohost() {
+        crate::diag!(
+            "mxpsim: warning: {path}: the symbol `tohost` ({tohost:#010x}) is not 8 aligned, writable bytes of memory: \
+             ignored (the run ends only by semihosting, a limit or Ctrl-C)"
+        );
+    }
     if let Some(stdin) = crate::uart_input::StdinInput::open() {
         machine.bus.connect_uart_input(Box::new(stdin));
     }

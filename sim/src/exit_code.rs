@@ -127,8 +127,8 @@ pub enum RunEnd {
     DoesNotFit { message: String },
     /// The race checker stopped the run at its first race (`--halt-on-race`).
     HaltedOnRace,
-    /// `detect --partial`: the trace was cut short or damaged after `events` events; how the
-    /// run ended is unknown.
+    /// `detect` analysed only the first `events` events (`--partial`: the trace was cut short
+    /// or damaged there; or a signal stopped the reading); how the run ended is unknown.
     RecordingCut { events: u64 },
 }
 
@@ -184,7 +184,7 @@ impl RunEnd {
             RunEnd::DoesNotFit { message } => format!("the firmware does not fit the machine: {message}"),
             RunEnd::HaltedOnRace => "the run stopped at the first race (--halt-on-race)".into(),
             RunEnd::RecordingCut { events } => {
-                format!("the recording ends after {events} events (cut short or damaged; --partial)")
+                format!("the recording ends after {events} events here (cut short, damaged or not read further); how the run ended is unknown")
             }
         }
     }

@@ -274,7 +274,7 @@ impl<S: EventSink> Machine<S> {
                 return Err(outside("the stack's top (`__stack`)", first, 4));
             }
         }
-        let tohost = image.symbols.addr_of("tohost").filter(|&t| bus.dram().is_writable(t, 8));
+        let tohost = image.symbols.addr_of("tohost").filter(|&t| t % 8 == 0 && bus.dram().is_writable(t, 8));
         let htif = tohost.map(|tohost| {
             let fromhost = image.symbols.addr_of("fromhost").filter(|&f| bus.dram().is_writable(f, 8));
             let htif = Htif::new(tohost, fromhost);
@@ -284,6 +284,12 @@ impl<S: EventSink> Machine<S> {
         });
         let hart = Hart::new(image.entry, &config.cpu);
         Ok(Machine { hart, bus, symbols: image.symbols, host, htif, heap: None, limits: Limits::default() })
+    }
+
+    /// The address of the firmware's `tohost` symbol when it cannot serve as one (it is not 8
+    /// aligned, writable bytes of memory: a damaged symbol table): its writes end nothing.
+    pub fn ignored_tohost(&self) -> Option<u32> {
+        self.symbols.addr_of("tohost").filter(|_| self.htif.is_none())
     }
 
     /// The signature region of an architecture test (the bytes from the symbol

@@ -52,7 +52,7 @@ fn attempt(f: &ProvokedFinding, a: &Attempt) -> Value {
         "other_side": e.other_side.iter().map(bytes).collect::<Vec<_>>(),
         "memory": e.memory.iter().map(bytes).collect::<Vec<_>>(),
         "memory_bytes": e.memory_bytes,
-        "verdict": e.verdict(),
+        "verdict": a.verdict(),
     })
 }
 

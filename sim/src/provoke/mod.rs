@@ -128,7 +128,7 @@ pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Resu
     for k in 0.. {
         // (An attempt that did not do all it planned does not end the search.)
         let changed = |results: &[Result<Vec<Attempt>, String>]| {
-            results.iter().flatten().flatten().any(|a| a.realised && a.effect.verdict() == Verdict::Harmful)
+            results.iter().flatten().flatten().any(|a| a.realised && a.verdict() == Some(Verdict::Harmful))
         };
         let round: Vec<(usize, Result<[plan::Plan; 2], String>)> = (0..chosen.len())
             .filter(|&i| k < races[i].len() && !changed(&tried[i]))
@@ -172,7 +172,7 @@ pub fn provoke(setup: &Setup, source: &SourceMap, selection: &Selection) -> Resu
         .map(|(((number, finding), mut races), tried)| {
             // The race shown: the first with the worst effect (the first, if none could be tried).
             let verdict = |r: &Result<Vec<Attempt>, String>| {
-                r.as_ref().ok().and_then(|a| a.iter().map(|a| a.effect.verdict()).max())
+                r.as_ref().ok().and_then(|a| a.iter().filter_map(Attempt::verdict).max())
             };
             let worst = tried.iter().map(verdict).max().flatten();
             // (Every finding has a race, so round 0 tried each.)

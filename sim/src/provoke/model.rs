@@ -39,14 +39,13 @@ pub struct ProvokedFinding {
 impl ProvokedFinding {
     /// The attempt behind the verdict: the first with the worst effect.
     pub fn worst(&self) -> Option<&Attempt> {
-        let attempts = self.attempts.as_ref().ok()?;
-        let worst = attempts.iter().map(|a| a.effect.verdict()).max()?;
-        attempts.iter().find(|a| a.effect.verdict() == worst)
+        let worst = self.verdict()?;
+        self.attempts.as_ref().ok()?.iter().find(|a| a.verdict() == Some(worst))
     }
 
-    /// The worst effect any schedule had; `None` if none could be tried.
+    /// The worst effect any schedule had; `None` if none could be tried (or finished).
     pub fn verdict(&self) -> Option<Verdict> {
-        self.attempts.as_ref().ok()?.iter().map(|a| a.effect.verdict()).max()
+        self.attempts.as_ref().ok()?.iter().filter_map(Attempt::verdict).max()
     }
 }
 
@@ -74,6 +73,15 @@ pub struct Attempt {
     pub effect: Effect,
     /// The re-run's timeline and call contexts, when one was asked for.
     pub timeline: Option<(Recorder, CallTree)>,
+}
+
+impl Attempt {
+    /// The effect's verdict; none for a re-run a signal cut short (its differences say
+    /// nothing of the race).
+    pub fn verdict(&self) -> Option<Verdict> {
+        let cut = matches!(self.effect.end, Some((_, RunEnd::Interrupted { .. })));
+        (!cut).then(|| self.effect.verdict())
+    }
 }
 
 /// What a re-run changed, next to the first run.
@@ -146,5 +154,35 @@ impl Verdict {
             Verdict::SilentCorruption => "silent corruption",
             Verdict::Harmful => "harmful",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exit_code::Signal;
+
+    fn attempt(end: Option<(RunEnd, RunEnd)>) -> Attempt {
+        let effect = Effect { end, ..Effect::default() };
+        Attempt {
+            first: 0,
+            directives: Vec::new(),
+            happened: Vec::new(),
+            realised: true,
+            diverged: None,
+            effect,
+            timeline: None,
+        }
+    }
+
+    /// A re-run that a signal cut short has no verdict (issue 13: its different end read as
+    /// harmful); one that ended otherwise does.
+    #[test]
+    fn a_rerun_cut_short_by_a_signal_has_no_verdict() {
+        let exited = RunEnd::Exited { status: 0 };
+        let cut = attempt(Some((exited.clone(), RunEnd::Interrupted { signal: Signal::Int, instructions: 0 })));
+        assert_eq!(cut.verdict(), None);
+        let failed = attempt(Some((exited, RunEnd::Exited { status: 1 })));
+        assert_eq!(failed.verdict(), Some(Verdict::Harmful));
     }
 }
