@@ -173,6 +173,19 @@ fn a_handler_that_returns_to_the_trapping_instruction_unchanged_ends_the_run() {
     );
 }
 
+/// A handler that returns elsewhere, to code that brings the same trap back in the same state
+/// (trap_elsewhere.S: 5 instructions a round, no `mret` to the trapping instruction).
+#[test]
+fn a_handler_that_comes_back_to_the_same_trap_in_the_same_state_ends_the_run() {
+    assert_fails(
+        &["run", &firmware("trap_elsewhere")],
+        121,
+        "unhandled trap: illegal instruction (mcause 2, instruction 0x00000000) at 0x80000010 <again+0x4>; \
+         the trap handler at mtvec 0x80000018 cannot get through: the same trap comes back, time after time, \
+         with every register and CSR as before",
+    );
+}
+
 #[test]
 fn failing_riscv_test_reports_its_number() {
     let o = mxpsim(&["run", &firmware("tohost_fail")]);

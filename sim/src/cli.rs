@@ -19,7 +19,7 @@ use mxpsim_detector::event::CacheGeometry;
 use mxpsim_detector::Config as DetectorConfig;
 use mxpsim_models::cpu::calls::CallTree;
 use mxpsim_models::cpu::decode::{disassemble, unimplemented_extension};
-use mxpsim_models::cpu::{Cause, Interrupt};
+use mxpsim_models::cpu::{Cause, Interrupt, LoopKind};
 use mxpsim_models::events::EventSink;
 use mxpsim_models::memory_system::{layout, Part};
 use mxpsim_models::stop::StopRequest;
@@ -1428,7 +1428,7 @@ fn explain<S: EventSink>(machine: &Machine<S>, outcome: &Outcome) {
         Outcome::Killed { pc } => error(format_args!("the debugger ended the run (kill) at pc {}", at(pc))),
         Outcome::HaltedOnRace { pc } => crate::diag!("mxpsim: stopped at the first race (--halt-on-race), pc {}", at(pc)),
         Outcome::Accelerator(ref e) => error(format_args!("accelerator: {e} (command issued at {})", at(e.pc))),
-        Outcome::TrapLoop { first, first_pc, second, second_pc, mtvec } => {
+        Outcome::TrapLoop { first, first_pc, second, second_pc, mtvec, kind } => {
             // An illegal instruction may be a well-formed one used where it is not allowed
             // (a CSR from U-mode, say): then its text helps.
             let text = disassemble(first.tval);
@@ -1436,10 +1436,12 @@ fn explain<S: EventSink>(machine: &Machine<S>, outcome: &Outcome) {
                 Cause::IllegalInsn if !text.starts_with("unknown") => format!(" `{text}`"),
                 _ => String::new(),
             };
-            let why = if (first, first_pc) == (second, second_pc) {
-                "it returns to the instruction, which traps again at once, time after time".to_string()
-            } else {
-                format!("{second} at {}", at(second_pc))
+            let why = match kind {
+                LoopKind::Retry => "it returns to the instruction, which traps again at once, time after time".to_string(),
+                LoopKind::SameState => "the same trap comes back, time after time, with every register and CSR as \
+                    before and no memory access, host call, interrupt or counter read in between: nothing can change"
+                    .to_string(),
+                LoopKind::Unhandled | LoopKind::Faulting => format!("{second} at {}", at(second_pc)),
             };
             error(format_args!(
                 "unhandled trap: {first}{what} at {}; the trap handler at mtvec {mtvec:#010x} cannot get through: {why}",

@@ -62,7 +62,7 @@ failures! {
         "`sweep merge`: files that are not shard outputs, shards of different sweeps, a cell twice or cells missing",
     InsnLimit = 120 => "instruction or cycle limit reached (`--max-insns`, `--max-cycles`): the run did not finish",
     TrapLoop = 121 =>
-        "the firmware trapped and its trap handler could not get through (none installed, it traps again before returning, or it returns to the instruction, which traps again at once, time after time)",
+        "the firmware trapped and its trap handler could not get through (none installed, it traps again before returning, it returns to the instruction, which traps again at once, time after time, or the same trap comes back in the same state with nothing between that could change it)",
     HostIo = 122 =>
         "an output (report, statistics, trace, table file, or the firmware's console) could not be created or written",
     Accelerator = 123 =>

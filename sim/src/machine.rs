@@ -11,7 +11,7 @@ use crate::symbols::Symbols;
 use mxpsim_models::bus::Bus;
 use mxpsim_models::cache::stats::CacheStats;
 use mxpsim_models::cpu::calls::CallTree;
-use mxpsim_models::cpu::{decode, Exit, Hart, Observer, Trap};
+use mxpsim_models::cpu::{decode, Exit, Hart, LoopKind, Observer, Trap, TrapLoop};
 use mxpsim_models::events::EventSink;
 use mxpsim_models::memory_system::MemorySystem;
 use mxpsim_models::mxp::engine::{MxpError, MxpStats};
@@ -104,7 +104,7 @@ pub enum Outcome {
     /// A signal asked the run to stop (the [`StopRequest`] was set).
     Interrupted { signal: Signal, pc: u32, instructions: u64 },
     /// The firmware trapped and its handler could not get through.
-    TrapLoop { first: Trap, first_pc: u32, second: Trap, second_pc: u32, mtvec: u32 },
+    TrapLoop { first: Trap, first_pc: u32, second: Trap, second_pc: u32, mtvec: u32, kind: LoopKind },
     /// The `wfi` at `pc` waits for an interrupt that nothing can raise (`mie` as it was).
     Asleep { pc: u32, mie: u32 },
     /// The debugger ended the run (`--gdb`), the hart at `pc`.
@@ -444,9 +444,10 @@ impl<S: EventSink> Machine<S> {
             }
             Exit::Asleep { pc, mie } => ended(Outcome::Asleep { pc, mie }),
             Exit::CycleLimit => ended(self.limit_reached().expect("the hart stops at the cycle limit")),
-            Exit::TrapLoop { first, first_pc, second, second_pc } => {
+            Exit::TrapLoop(what) => {
+                let TrapLoop { first, first_pc, second, second_pc, kind } = *what;
                 let mtvec = self.hart.csr.trap_vector();
-                ended(Outcome::TrapLoop { first, first_pc, second, second_pc, mtvec })
+                ended(Outcome::TrapLoop { first, first_pc, second, second_pc, mtvec, kind })
             }
         }
     }

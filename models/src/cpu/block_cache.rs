@@ -49,12 +49,26 @@ fn index(pc: u32) -> usize {
 }
 
 /// A block: its instructions are `arena[start..start + len]`, covering `bytes` bytes of
-/// code from its first instruction's address.
+/// code from its first instruction's address; `touches_memory` if one of them accesses data
+/// memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Block {
     pub start: u32,
-    pub len: u32,
-    bytes: u32,
+    /// (Bytes, not words: a small table is a fast one.)
+    len: u8,
+    bytes: u8,
+    pub touches_memory: bool,
+}
+
+// The fields hold a block's size.
+const _: () = assert!(MAX_INSNS <= u8::MAX as u32 && MAX_BYTES <= u8::MAX as u32);
+
+impl Block {
+    /// How many instructions it holds.
+    #[inline(always)]
+    pub fn len(&self) -> u32 {
+        self.len.into()
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -75,7 +89,7 @@ pub struct BlockCache {
 
 impl Default for BlockCache {
     fn default() -> Self {
-        let empty_block = Block { start: 0, len: 0, bytes: 0 };
+        let empty_block = Block { start: 0, len: 0, bytes: 0, touches_memory: false };
         BlockCache {
             slots: (0..SLOTS)
                 .map(|i| Slot { pc: empty(i), block: empty_block })
@@ -132,8 +146,14 @@ impl BlockCache {
                 None => break,
             }
         }
-        let block = Block { start, len: self.arena.len() as u32 - start, bytes: at.wrapping_sub(pc) };
-        self.mark_code(pc, block.bytes);
+        let insns = &self.arena[start as usize..];
+        let block = Block {
+            start,
+            len: insns.len() as u8,
+            bytes: at.wrapping_sub(pc) as u8,
+            touches_memory: insns.iter().any(|i| i.op.accesses_memory()),
+        };
+        self.mark_code(pc, block.bytes.into());
         self.slots[index(pc)] = Slot { pc, block };
         block
     }
@@ -176,7 +196,7 @@ impl BlockCache {
             // The block covers [start, start + bytes): it overlaps if it starts in the range
             // or reaches into it.
             let starts_in = start.wrapping_sub(first) <= last.wrapping_sub(first);
-            if slot.pc == start && (starts_in || first.wrapping_sub(start) < slot.block.bytes) {
+            if slot.pc == start && (starts_in || first.wrapping_sub(start) < slot.block.bytes.into()) {
                 slot.pc = empty(i);
                 forgot = true;
             }
@@ -223,7 +243,7 @@ mod tests {
     }
 
     fn ops(c: &BlockCache, b: Block) -> Vec<(Op, u32)> {
-        (b.start..b.start + b.len).map(|i| (c.insn(i).op, c.insn(i).size())).collect()
+        (b.start..b.start + b.len()).map(|i| (c.insn(i).op, c.insn(i).size())).collect()
     }
 
     #[test]
@@ -234,22 +254,25 @@ mod tests {
         assert_eq!(ops(&c, b), [(Op::Addi, 4), (Op::Addi, 2), (Op::Jal, 4)]);
         assert_eq!(c.get(0x100), Some(b));
         assert_eq!(c.get(0x104), None, "only the start finds a block");
+        assert!(!b.touches_memory);
+        let lw = code(&[(0x300, ADDI_A0_1), (0x304, 0x0005_a503), (0x308, JAL_RA)]); // lw a0, 0(a1)
+        assert!(build(&mut c, &lw, 0x300).touches_memory);
     }
 
     #[test]
     fn a_block_ends_before_what_cannot_be_fetched_and_where_the_builder_says() {
         let mem = code(&[(0x100, ADDI_A0_1), (0x104, ADDI_A0_2)]);
         let mut c = BlockCache::default();
-        assert_eq!(build(&mut c, &mem, 0x100).len, 2, "0x108 cannot be fetched");
+        assert_eq!(build(&mut c, &mem, 0x100).len(), 2, "0x108 cannot be fetched");
         let b = c.build(0x100, ADDI_A0_1, |a| mem.get(&a).copied(), |a| a == 0x104);
-        assert_eq!(b.len, 1);
+        assert_eq!(b.len(), 1);
     }
 
     #[test]
     fn a_block_holds_at_most_max_insns() {
         let mem: BTreeMap<u32, u32> = (0..100).map(|k| (0x1000 + 4 * k, ADDI_A0_1)).collect();
         let mut c = BlockCache::default();
-        assert_eq!(build(&mut c, &mem, 0x1000).len, MAX_INSNS);
+        assert_eq!(build(&mut c, &mem, 0x1000).len(), MAX_INSNS);
     }
 
     #[test]
@@ -312,6 +335,6 @@ mod tests {
             build(&mut c, &mem, 0x100);
         }
         assert!(c.arena.len() <= ARENA);
-        assert_eq!(c.get(0x100).map(|b| b.len), Some(1));
+        assert_eq!(c.get(0x100).map(|b| b.len()), Some(1));
     }
 }

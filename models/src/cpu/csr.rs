@@ -141,6 +141,10 @@ impl Default for Csrs {
     }
 }
 
+/// What [`Csrs::steady_state`] compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SteadyCsrs([u32; 10]);
+
 /// Why a CSR access was refused: the instruction is illegal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IllegalCsrAccess;
@@ -210,6 +214,34 @@ impl Csrs {
         self.mstatus |= MSTATUS_MPIE;
         self.privilege = if mpp == Priv::Machine as u32 { Priv::Machine } else { Priv::User };
         self.mepc
+    }
+
+    /// Everything the CSRs hold that only instructions and traps change (not the counters,
+    /// which move by themselves; `mip` as the hart last saw the lines): two equal states
+    /// behave alike as long as no counter is read.
+    pub fn steady_state(&self) -> SteadyCsrs {
+        SteadyCsrs([
+            self.privilege as u32,
+            self.mstatus,
+            self.mtvec,
+            self.mepc,
+            self.mcause,
+            self.mtval,
+            self.mscratch,
+            self.mie,
+            self.mip,
+            self.mcounteren,
+        ])
+    }
+
+    /// True for the CSRs whose value moves by itself: the counters and time, and `mip` (the
+    /// interrupt lines).
+    pub fn moves_by_itself(csr: u16) -> bool {
+        use num::*;
+        matches!(
+            csr,
+            MCYCLE | CYCLE | MCYCLEH | CYCLEH | TIME | TIMEH | MINSTRET | INSTRET | MINSTRETH | INSTRETH | MIP
+        )
     }
 
     /// `mcycle` at clock `now`.

@@ -104,6 +104,13 @@ macro_rules! instructions {
                 match self { $(Op::$op => Flow::$flow,)* Op::Illegal => Flow::Leave }
             }
 
+            /// True when the instruction reads or writes data memory (or operates on a cache
+            /// block).
+            pub const fn accesses_memory(self) -> bool {
+                matches!(self.format(), Format::Store | Format::LoadReserved | Format::Atomic | Format::CacheBlock)
+                    || matches!(self, Op::Lb | Op::Lh | Op::Lw | Op::Lbu | Op::Lhu)
+            }
+
             /// True when the instruction writes `rd` (for the instruction trace).
             pub const fn writes_rd(self) -> bool {
                 !matches!(self, Op::Illegal) && self.format().writes_rd()

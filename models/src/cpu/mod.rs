@@ -39,6 +39,13 @@ const MAX_UNRETURNED_FAULTS: u32 = 100;
 /// steps over the instruction, gets through long before).
 const MAX_RETRIES: u32 = 100;
 
+/// Exceptions in a row, each taken in the same state as the one before (the same trap at the
+/// same PC, every register and CSR alike) with nothing in between that could make the next
+/// round differ (see [`Hart::touched`]), that make a trap loop: from an equal state the hart
+/// can only do the same again, forever (one repeat proves it; a hundred leave room for
+/// anything this misses).
+const MAX_SAME_STATE: u32 = 100;
+
 /// The semihosting call sequence around an `ebreak`: `slli x0, x0, 0x1f; ebreak; srai x0, x0, 7`.
 const SEMIHOST_PRE: u32 = 0x01f0_1013;
 const SEMIHOST_POST: u32 = 0x4070_5013;
@@ -63,7 +70,7 @@ impl Observer for () {
 }
 
 /// Why [`Hart::run`] returned.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Exit {
     /// The instruction budget is used up.
     Budget,
@@ -80,8 +87,10 @@ pub enum Exit {
     /// instruction (no handler installed, or it faults at once), or it faulted again and
     /// again without returning (`second` is the last of those faults), or it returned to
     /// the trapping instruction, which trapped again at once, again and again (`second` is
-    /// `first`, at the same PC).
-    TrapLoop { first: Trap, first_pc: u32, second: Trap, second_pc: u32 },
+    /// `first`, at the same PC), or it came back to `first` again and again in the same state
+    /// ([`LoopKind::SameState`]).
+    /// (Boxed: a small `Exit` keeps the interpreter's loop fast.)
+    TrapLoop(Box<TrapLoop>),
     /// The `wfi` at `pc` waits for an interrupt that can never come: none is enabled in
     /// `mie` whose source could raise it (the timer's compare value out of reach, or only
     /// sources that need a store by this hart). The `wfi` has retired.
@@ -89,6 +98,39 @@ pub enum Exit {
     /// The clock reached the cycle limit ([`Hart::set_cycle_limit`]) before the next
     /// instruction.
     CycleLimit,
+}
+
+/// Why a trap handler cannot get through ([`Exit::TrapLoop`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TrapLoop {
+    pub first: Trap,
+    pub first_pc: u32,
+    pub second: Trap,
+    pub second_pc: u32,
+    pub kind: LoopKind,
+}
+
+/// How a trap handler fails to get through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoopKind {
+    /// It trapped before it retired an instruction (no handler, or it faults at once).
+    Unhandled,
+    /// It faulted again and again without returning.
+    Faulting,
+    /// It returned to the trapping instruction, which trapped again at once.
+    Retry,
+    /// The same trap came back, again and again, in the same state, with no memory access,
+    /// host call, interrupt or counter read in between: nothing can change what follows.
+    SameState,
+}
+
+/// The hart's state when it takes an exception, to tell a round that changes nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct TrapState {
+    pc: u32,
+    trap: Trap,
+    x: [u32; 32],
+    csrs: csr::SteadyCsrs,
 }
 
 pub struct Hart {
@@ -120,6 +162,14 @@ pub struct Hart {
     handling: Option<(Trap, u32)>,
     returned: Option<((Trap, u32), u64)>,
     retries: u32,
+    /// Since the last exception: a block with a memory access (set when the block starts,
+    /// so also when the access did not happen), a host call, an interrupt, a read of a
+    /// counter or of `mip`, `wfi` or `fence.i` — anything through which the next round could
+    /// differ from this one although the registers and CSRs are alike.
+    touched: bool,
+    /// The state at the last exception, and how many exceptions in a row were taken in it
+    /// with nothing touched in between ([`MAX_SAME_STATE`]).
+    same_state: (Option<TrapState>, u32),
     /// Addresses where the hart stops before executing (each with the number of times it was
     /// added). No cached block holds one, so they cost nothing on the fast path: only a miss
     /// looks here.
@@ -173,6 +223,8 @@ impl Hart {
             handling: None,
             returned: None,
             retries: 0,
+            touched: true,
+            same_state: (None, 0),
             traps: 0,
             probes: BTreeMap::new(),
             probe_reported: None,
@@ -246,6 +298,16 @@ impl Hart {
     /// Runs until `budget` instructions and traps have been executed or something needs the
     /// caller (see [`Exit`]).
     pub fn run<B: Bus, O: Observer>(&mut self, bus: &mut B, obs: &mut O, budget: u64) -> Exit {
+        let mut touched = false;
+        let exit = self.run_blocks(bus, obs, budget, &mut touched);
+        self.touched |= touched;
+        exit
+    }
+
+    /// [`Hart::run`], with [`Hart::touched`] for the blocks run kept in `touched` until a trap
+    /// needs it (a field written per block would cost the loop a tenth of its speed).
+    #[inline(always)]
+    fn run_blocks<B: Bus, O: Observer>(&mut self, bus: &mut B, obs: &mut O, budget: u64, touched: &mut bool) -> Exit {
         // The probe the caller was stopped at: this time its instruction runs.
         let mut resume = self.probe_reported.take();
         let mut left = budget;
@@ -263,8 +325,9 @@ impl Hart {
                     Ok(Miss::Probed(insn)) => {
                         // Run once, never kept: the probe stays in force.
                         resume = None;
+                        *touched |= insn.op.accesses_memory();
                         left -= 1;
-                        if let Err(Some(exit)) = self.step(bus, obs, insn, pc) {
+                        if let Err(Some(exit)) = self.step(bus, obs, insn, pc, touched) {
                             return exit;
                         }
                         continue;
@@ -273,7 +336,8 @@ impl Hart {
                         resume = None;
                         left -= 1;
                         self.steps += 1;
-                        if let Some(exit) = self.take_trap(pc, trap, obs) {
+                        self.touched |= std::mem::take(touched);
+                        if let Some(exit) = self.take_trap(bus, pc, trap, obs) {
                             return exit;
                         }
                         continue;
@@ -285,14 +349,16 @@ impl Hart {
                 },
             };
             resume = None;
+            // (Per block, not per access: the loop stays small.)
+            *touched |= block.touches_memory;
             // Straight through the block; anything that needs a look between instructions
             // (an interrupt due, a stop the bus asked for, a CSR write, a store to this very
             // code) brings `irq_check_at` forward, and the block is left there.
-            let run = block.len.min(left.min(u32::MAX as u64) as u32);
+            let run = block.len().min(left.min(u32::MAX as u64) as u32);
             left -= run as u64;
             let mut pc = pc;
             for i in block.start..block.start + run {
-                match self.step(bus, obs, self.blocks.insn(i), pc) {
+                match self.step(bus, obs, self.blocks.insn(i), pc, touched) {
                     Ok(next) => pc = next,
                     Err(None) => {
                         left += (block.start + run - 1 - i) as u64;
@@ -311,9 +377,16 @@ impl Hart {
 
     /// Executes `insn`, fetched from `pc`, as one step: retires it (and returns the next PC),
     /// or takes its trap (`Err(None)`: the hart goes on at the handler), or completes it and
-    /// returns the exit it asks for.
+    /// returns the exit it asks for. `touched`: see [`Hart::run_blocks`].
     #[inline(always)]
-    fn step<B: Bus, O: Observer>(&mut self, bus: &mut B, obs: &mut O, insn: Insn, pc: u32) -> Result<u32, Option<Exit>> {
+    fn step<B: Bus, O: Observer>(
+        &mut self,
+        bus: &mut B,
+        obs: &mut O,
+        insn: Insn,
+        pc: u32,
+        touched: &mut bool,
+    ) -> Result<u32, Option<Exit>> {
         self.steps += 1;
         // Only an observer needs the word (read before the instruction may overwrite it).
         let raw = if O::ENABLED { fetch(bus, pc).unwrap_or(0) } else { 0 };
@@ -329,13 +402,14 @@ impl Hart {
                 }
                 Ok(next)
             }
-            Err(Event::Trap(trap)) => match self.take_trap(pc, trap, obs) {
-                Some(exit) => Err(Some(exit)),
-                None => Err(None),
-            },
+            Err(Event::Trap(trap)) => {
+                self.touched |= std::mem::take(touched);
+                Err(self.take_trap(bus, pc, trap, obs))
+            }
             Err(Event::Stop(exit)) => {
                 // Semihosting calls and a wfi that can never wake complete their
                 // instruction first.
+                self.touched = true;
                 self.x[0] = 0;
                 self.pc = pc.wrapping_add(insn.size());
                 self.csr.instret = self.csr.instret.wrapping_add(1);
@@ -421,6 +495,7 @@ impl Hart {
             obs.interrupted(pc, irq);
         }
         self.reservation = None;
+        self.touched = true;
         // Its handler's `mret` returns from the interrupt, not from an exception.
         self.handling = None;
         self.csr.enter_trap(irq.mcause(), pc, 0);
@@ -433,6 +508,7 @@ impl Hart {
     /// nothing can ever wake the hart.
     #[inline(never)]
     fn wait_for_interrupt<B: Bus>(&mut self, bus: &mut B, pc: u32, next: u32) -> Result<u32, Event> {
+        self.touched = true;
         self.csr.mip = bus.interrupts(self.now);
         self.irq_check_at = 0;
         if self.csr.enabled_pending() != 0 {
@@ -453,7 +529,8 @@ impl Hart {
     /// Takes `trap` raised by the instruction at `pc`; returns an exit if it is the second
     /// trap in a row.
     #[cold]
-    fn take_trap<O: Observer>(&mut self, pc: u32, trap: Trap, obs: &mut O) -> Option<Exit> {
+    #[inline(never)]
+    fn take_trap<B: Bus, O: Observer>(&mut self, bus: &B, pc: u32, trap: Trap, obs: &mut O) -> Option<Exit> {
         tracing::debug!(pc = format_args!("{pc:#010x}"), %trap, "trap");
         self.traps += 1;
         if O::ENABLED {
@@ -467,20 +544,23 @@ impl Hart {
         }
         if let Some((first, first_pc, step)) = self.last_trap {
             if step + 1 == self.steps {
-                return Some(Exit::TrapLoop { first, first_pc, second: trap, second_pc: pc });
+                return Some(Exit::TrapLoop(Box::new(TrapLoop { first, first_pc, second: trap, second_pc: pc, kind: LoopKind::Unhandled })));
             }
+        }
+        if self.same_state_again(bus, pc, trap) {
+            return Some(Exit::TrapLoop(Box::new(TrapLoop { first: trap, first_pc: pc, second: trap, second_pc: pc, kind: LoopKind::SameState })));
         }
         let again = self.returned.take().is_some_and(|(from, step)| step + 1 == self.steps && from == (trap, pc));
         self.retries = if again { self.retries + 1 } else { 0 };
         self.handling = Some((trap, pc));
         if self.retries >= MAX_RETRIES {
-            return Some(Exit::TrapLoop { first: trap, first_pc: pc, second: trap, second_pc: pc });
+            return Some(Exit::TrapLoop(Box::new(TrapLoop { first: trap, first_pc: pc, second: trap, second_pc: pc, kind: LoopKind::Retry })));
         }
         let (count, first) = &mut self.unreturned;
         let (first, first_pc) = *first.get_or_insert((trap, pc));
         *count += 1;
         if *count > MAX_UNRETURNED_FAULTS && trap.cause.is_fault() {
-            return Some(Exit::TrapLoop { first, first_pc, second: trap, second_pc: pc });
+            return Some(Exit::TrapLoop(Box::new(TrapLoop { first, first_pc, second: trap, second_pc: pc, kind: LoopKind::Faulting })));
         }
         self.last_trap = Some((trap, pc, self.steps));
         self.reservation = None;
@@ -488,6 +568,18 @@ impl Hart {
         self.now += 1;
         self.pc = self.csr.trap_vector();
         None
+    }
+
+    /// True once [`MAX_SAME_STATE`] exceptions in a row were taken in the same state with
+    /// nothing touched in between, and no timer interrupt can come to break the round.
+    fn same_state_again<B: Bus>(&mut self, bus: &B, pc: u32, trap: Trap) -> bool {
+        let state = TrapState { pc, trap, x: self.x, csrs: self.csr.steady_state() };
+        let (last, count) = &mut self.same_state;
+        let again = !std::mem::replace(&mut self.touched, false) && last.as_ref() == Some(&state);
+        *count = if again { *count + 1 } else { 0 };
+        *last = Some(state);
+        let timer_may_fire = self.csr.mie() & Interrupt::Timer.bit() != 0 && bus.interrupt_due() <= MAX_CYCLE;
+        *count >= MAX_SAME_STATE && !timer_may_fire
     }
 
     /// Executes one instruction; returns the next PC.
@@ -582,6 +674,7 @@ impl Hart {
             // One hart and coherent memory: ordering fences have nothing to order yet.
             Op::Fence => return Ok(next),
             Op::FenceI => {
+                self.touched = true;
                 self.blocks.flush();
                 return Ok(next);
             }
@@ -752,6 +845,7 @@ impl Hart {
     /// Reads and/or writes a CSR; returns the old value (for `rd`).
     fn csr_op(&mut self, i: Insn, rs1: u32, mtime: u64) -> Result<u32, csr::IllegalCsrAccess> {
         let csr = i.imm as u16;
+        self.touched |= Csrs::moves_by_itself(csr);
         // Immediate forms take the 5-bit value in the rs1 field.
         let src = if matches!(i.op, Op::Csrrwi | Op::Csrrsi | Op::Csrrci) { i.rs1 as u32 } else { rs1 };
         match i.op {

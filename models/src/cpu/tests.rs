@@ -417,12 +417,13 @@ fn a_trap_whose_handler_cannot_be_fetched_stops_the_hart() {
     let exit = hart.run(&mut bus, &mut (), 100);
     assert_eq!(
         exit,
-        Exit::TrapLoop {
+        Exit::TrapLoop(Box::new(TrapLoop {
             first: Trap::new(Cause::IllegalInsn, 0xffff_ffff),
             first_pc: BASE,
             second: Trap::new(Cause::InsnAccessFault, 0),
             second_pc: 0,
-        }
+            kind: LoopKind::Unhandled,
+        }))
     );
 }
 
@@ -444,17 +445,50 @@ fn a_handler_that_returns_to_the_trapping_instruction_unchanged_is_a_trap_loop()
     for handler in [&[MRET][..], &[NOP, NOP, NOP, MRET]] {
         let (mut hart, mut bus) = trapping(&[], handler);
         let exit = hart.run(&mut bus, &mut (), 100_000);
-        assert_eq!(exit, Exit::TrapLoop { first: trap, first_pc: BASE, second: trap, second_pc: BASE });
+        let kind = LoopKind::Retry;
+        assert_eq!(exit, Exit::TrapLoop(Box::new(TrapLoop { first: trap, first_pc: BASE, second: trap, second_pc: BASE, kind })));
         assert!(hart.steps < 1000, "{} steps", hart.steps);
     }
 }
 
 #[test]
 fn a_handler_that_steps_over_the_trapping_instruction_in_a_loop_gets_through() {
-    // The handler skips the instruction (mepc += 4); the program jumps back to it, forever.
+    // The handler skips the instruction (mepc += 4); the program counts in a6 and jumps back
+    // to it: the same trap again and again, but never in the same state.
+    let step_over = [csrrs(5, 0x341, 0), addi(5, 5, 4), csrrw(0, 0x341, 5), MRET];
+    let (mut hart, mut bus) = trapping(&[addi(16, 16, 1), jal(0, -8)], &step_over);
+    assert_eq!(hart.run(&mut bus, &mut (), 100_000), Exit::Budget);
+}
+
+#[test]
+fn the_same_trap_again_and_again_in_the_same_state_is_a_trap_loop() {
+    // The handler returns past the instruction, and the program jumps back to it, unchanged:
+    // every round the same, forever (issue 13: a handler that returned elsewhere, to code
+    // that trapped again, ran on without end).
+    let trap = Trap::new(Cause::IllegalInsn, 0xffff_ffff);
     let step_over = [csrrs(5, 0x341, 0), addi(5, 5, 4), csrrw(0, 0x341, 5), MRET];
     let (mut hart, mut bus) = trapping(&[jal(0, -4)], &step_over);
-    assert_eq!(hart.run(&mut bus, &mut (), 100_000), Exit::Budget);
+    let kind = LoopKind::SameState;
+    assert_eq!(
+        hart.run(&mut bus, &mut (), 100_000),
+        Exit::TrapLoop(Box::new(TrapLoop { first: trap, first_pc: BASE, second: trap, second_pc: BASE, kind }))
+    );
+    assert!(hart.steps < 1000, "{} steps", hart.steps);
+}
+
+#[test]
+fn a_round_that_touches_memory_or_reads_a_counter_is_no_trap_loop() {
+    // The same rounds, each also reading `mcycle` (which moves by itself; the value is then
+    // dropped) or loading a word (which a DMA could change; it reads the same each time):
+    // the state at each trap is the same, but the next round could differ.
+    let step_over = [csrrs(5, 0x341, 0), addi(5, 5, 4), csrrw(0, 0x341, 5), MRET];
+    let counter = [csrrs(17, 0xb00, 0), addi(17, 0, 0), jal(0, -12)];
+    let load = [i(0, 10, 2, 17, 0x03), jal(0, -8)]; // lw a7, 0(a0)
+    for body in [&counter[..], &load] {
+        let (mut hart, mut bus) = trapping(body, &step_over);
+        hart.x[10] = BASE;
+        assert_eq!(hart.run(&mut bus, &mut (), 100_000), Exit::Budget, "{body:x?}");
+    }
 }
 
 #[test]
