@@ -29,6 +29,35 @@ fn patched_hello(name: &str, patch: impl FnOnce(&mut Vec<u8>)) -> String {
     temp_file(name, &bytes)
 }
 
+/// A segment whose size runs past the end of the address space (a damaged size): the hint
+/// says so, not "memory at X and at X" (issue 13).
+#[test]
+fn a_segment_past_the_end_of_the_address_space_is_said_to_be() {
+    let damaged = patched_hello("huge-segment.elf", |b| {
+        let word = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap()) as usize;
+        let (phoff, phentsize) = (word(b, 28), u16::from_le_bytes([b[42], b[43]]) as usize);
+        let load = (0..).map(|k| phoff + k * phentsize).find(|&ph| word(b, ph) == 1).unwrap();
+        b[load + 20..load + 24].copy_from_slice(&0xf000_0000u32.to_le_bytes()); // p_memsz
+    });
+    assert_fails(&["run", &damaged], 107, "past the end of the address space (is a size in the file damaged?)");
+}
+
+/// A symbol name that is not UTF-8 is named as such (issue 13: "a header field cannot be read:
+/// invalid utf8").
+#[test]
+fn a_name_that_is_not_utf8_is_said_to_be() {
+    let damaged = patched_hello("bad-name.elf", |b| {
+        let word = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap()) as usize;
+        let (shoff, shentsize, shnum) = (word(b, 32), 40, u16::from_le_bytes([b[48], b[49]]) as usize);
+        // The symbol table's string table: the section its sh_link names.
+        let symtab = (0..shnum).map(|k| shoff + k * shentsize).find(|&sh| word(b, sh + 4) == 2).unwrap();
+        let strtab = shoff + word(b, symtab + 24) * shentsize;
+        let at = word(b, strtab + 16) + 1; // the first name's first byte
+        b[at] = 0xff;
+    });
+    assert_fails(&["run", &damaged], 102, "a name in a string table (of symbols or sections) is not UTF-8 text");
+}
+
 #[test]
 fn missing_file() {
     assert_fails(&["run", "/nonexistent/fw.elf"], 101, "cannot read the file");
@@ -499,6 +528,20 @@ fn ctrl_c_during_detect_reports_the_events_read_so_far() {
     assert!(read > 0 && read < total, "{read} of {total} events:\n{err}");
     assert!(err.contains(&format!("SUMMARY: mxpsim: ")) && err.contains(&format!("in {read} events")), "{err}");
     assert!(err.contains("the recording ends after"), "{err}");
+}
+
+/// Bytes after a valid trailer: refused, unless `--partial`, which analyses every frame before
+/// them (issue 13: `--partial` refused them too).
+#[test]
+fn bytes_after_the_trailer_are_refused_unless_partial() {
+    let (_, mut bytes) = recorded_trace("extended.trace");
+    bytes.push(0x55);
+    let extended = temp_file("extended-plus.trace", &bytes);
+    assert_fails(&["detect", &extended], 124, "bytes after its trailer");
+    let o = mxpsim(&["detect", "--partial", &extended]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(66), "{err}");
+    assert!(err.contains("mxpsim: warning:") && err.contains("SUMMARY: mxpsim: 1 data race"), "{err}");
 }
 
 #[test]

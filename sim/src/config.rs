@@ -126,9 +126,9 @@ impl MachineConfig {
     /// Parses a TOML machine file (missing fields keep their defaults).
     pub fn from_toml(text: &str) -> Result<Self, ConfigError> {
         toml::from_str(text).map_err(|e| {
-            let reason = e.message().to_string();
-            let field = e.span().map_or_else(String::new, |span| field_at(text, span.start));
-            error(field, reason)
+            let Some(span) = e.span() else { return error(String::new(), e.message()) };
+            let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+            error(field_at(text, span.start), format!("{} (line {line})", e.message()))
         })
     }
 
@@ -188,12 +188,18 @@ impl MachineConfig {
     pub fn apply_cache_overrides(&mut self, spec: &str) -> Result<(), ConfigError> {
         let c = &mut self.cache;
         let mut full_ways = false;
+        let mut given = Vec::new();
         for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let (key, value) = match item {
                 "off" => ("enabled", "false"),
                 "on" => ("enabled", "true"),
                 _ => item.split_once('=').ok_or_else(|| error("--cache", format!("'{item}' is not key=value")))?,
             };
+            // The last of two values would win without a word.
+            if given.contains(&key) {
+                return Err(error(format!("cache.{key}"), "given twice".to_string()));
+            }
+            given.push(key);
             let bad = |what: &str| error(format!("cache.{key}"), format!("'{value}' is not {what}"));
             let number = || parse_size(value).map_err(|e| error(format!("cache.{key}"), e));
             match key {
@@ -347,6 +353,9 @@ mod tests {
         assert!(c.cache.enabled, "the refused value changed nothing");
         c.apply_cache_overrides("enabled=false").unwrap();
         assert!(!c.cache.enabled);
+        // A key given twice is refused, not decided by the last (issue 13).
+        let e = c.apply_cache_overrides("size=16K,line=32,size=32K").unwrap_err();
+        assert_eq!((e.field.as_str(), e.reason.as_str()), ("cache.size", "given twice"));
     }
 
     #[test]
@@ -369,6 +378,10 @@ mod tests {
     fn toml_errors_name_the_field() {
         let e = MachineConfig::from_toml("[cache]\npolicy = \"mru\"\n").unwrap_err();
         assert_eq!(e.field, "cache.policy");
+        // The line is said (issue 13: a string left open made the next line's text a key,
+        // with nothing to find it by).
+        let e = MachineConfig::from_toml("[axi]\nread_latency = \"a\nb\"\n").unwrap_err();
+        assert_eq!(e.to_string(), "invalid configuration: axi.b\": key with no value, expected `=` (line 3)");
         let e = MachineConfig::from_toml("[cache]\nlines = 64\n").unwrap_err();
         assert!(e.reason.contains("unknown field"), "{e}");
         let e = MachineConfig::from_toml("[memory]\nuncached_alias = 0x80000000\n").unwrap().validate().unwrap_err();

@@ -69,11 +69,15 @@ fn explain_parse_error(e: goblin::error::Error, file_len: usize) -> String {
     use scroll::Error as Read;
     match e {
         Parse::Scroll(Read::TooBig { size, len }) => format!(
-            "a {size}-byte header or table runs past the end of the {len} bytes it is read from: the file is cut \
-             short, or a header gives a wrong offset or size"
+            "a {size}-byte header or table is read where {len} bytes are left: the file is cut short, or a header \
+             gives a wrong offset or size"
         ),
         Parse::Scroll(Read::BadOffset(offset)) => {
             format!("a header points at offset {offset:#x}, beyond the file's {file_len} bytes: the file is cut short or damaged")
+        }
+        // (Names are the only text an ELF file holds.)
+        Parse::Scroll(Read::BadInput { msg: "invalid utf8", .. }) => {
+            "a name in a string table (of symbols or sections) is not UTF-8 text: the file is damaged".into()
         }
         Parse::Scroll(Read::BadInput { msg, .. }) => format!("a header field cannot be read: {msg}"),
         Parse::BufferTooShort(count, what) => {

@@ -216,8 +216,10 @@ pub enum TraceError {
     Cut {
         frames: u64,
     },
-    /// Bytes after the trailer.
-    TrailingBytes,
+    /// Bytes after the trailer (`frames` intact frames before it).
+    TrailingBytes {
+        frames: u64,
+    },
 }
 
 impl TraceError {
@@ -226,12 +228,11 @@ impl TraceError {
     pub fn intact_frames(&self) -> Option<u64> {
         match *self {
             TraceError::Corrupt { frame } => Some(frame.saturating_sub(1)),
-            TraceError::Cut { frames } => Some(frames),
+            TraceError::Cut { frames } | TraceError::TrailingBytes { frames } => Some(frames),
             TraceError::Io(_)
             | TraceError::NotATrace
             | TraceError::UnsupportedVersion(_)
-            | TraceError::Damaged { .. }
-            | TraceError::TrailingBytes => None,
+            | TraceError::Damaged { .. } => None,
         }
     }
 }
@@ -251,7 +252,7 @@ impl fmt::Display for TraceError {
             TraceError::Cut { frames } => {
                 write!(f, "the recording was cut short: the trace ends after {frames} frames, before its trailer")
             }
-            TraceError::TrailingBytes => write!(f, "damaged trace: bytes after its trailer"),
+            TraceError::TrailingBytes { .. } => write!(f, "damaged trace: bytes after its trailer"),
         }
     }
 }
@@ -306,7 +307,7 @@ impl<R: BufRead> TraceReader<R> {
         }
         let mut rest = [0u8; 1];
         if self.input.read(&mut rest).map_err(TraceError::Io)? != 0 {
-            return Err(TraceError::TrailingBytes);
+            return Err(TraceError::TrailingBytes { frames: self.tally.frames });
         }
         Ok(Some(frame))
     }
@@ -473,7 +474,7 @@ mod tests {
         assert!(matches!(error, Some(TraceError::Damaged { .. } | TraceError::Corrupt { .. })), "{error:?}");
         let mut extended = recorded();
         extended.push(7);
-        assert!(matches!(read_all(&extended).1, Some(TraceError::TrailingBytes)));
+        assert!(matches!(read_all(&extended).1, Some(TraceError::TrailingBytes { .. })));
     }
 
     #[test]

@@ -61,6 +61,14 @@ impl OutsideMemory {
             if let Some(name) = self.preset {
                 return format!("the `{name}` machine has memory there: --machine {name}");
             }
+            if self.top > 1 << 32 {
+                // No memory can be there.
+                return format!(
+                    "it needs {} MiB from {:#010x}, past the end of the address space (is a size in the file damaged?)",
+                    (self.top - u64::from(self.bottom)).div_ceil(MIB),
+                    self.bottom
+                );
+            }
             return format!(
                 "the image needs memory at {:#010x} and at {:#010x}: a --machine file with [[memory.regions]] \
                  entries there (`mxpsim config` prints a file to edit) places memory there",
