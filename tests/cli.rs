@@ -176,43 +176,37 @@ fn trap_without_a_handler_names_the_faulting_instruction() {
     );
 }
 
-/// A handler that faults on its own stack before returning, every time (trap_storm.S): it
-/// retires an instruction between the faults, so only counting traps without `mret` stops it:
-/// after the illegal instruction, 100 faults (the last pushes at 0x9000_0000 - 100 × 16 + 12).
+/// Handlers that cannot get through: each run ends with 121, naming the first trap and why.
 #[test]
-fn a_handler_that_faults_before_returning_ends_the_run() {
-    assert_fails(
-        &["run", &firmware("trap_storm")],
-        121,
-        "unhandled trap: illegal instruction (mcause 2, instruction 0x00000000) at 0x80000010 <_start+0x10>; \
-         the trap handler at mtvec 0x80000018 cannot get through: store access fault (mcause 7, address 0x8ffff9cc) \
-         at 0x8000001c <handler+0x4>",
-    );
-}
-
-/// A handler that returns to the trapping instruction unchanged, every time (trap_retry.S):
-/// each trap has its `mret`, so only seeing the same trap come back at once ends it.
-#[test]
-fn a_handler_that_returns_to_the_trapping_instruction_unchanged_ends_the_run() {
-    assert_fails(
-        &["run", &firmware("trap_retry")],
-        121,
-        "unhandled trap: illegal instruction (mcause 2, instruction 0x00000000) at 0x8000000c <_start+0xc>; \
-         the trap handler at mtvec 0x80000014 cannot get through: it returns to the instruction, which traps again",
-    );
-}
-
-/// A handler that returns elsewhere, to code that brings the same trap back in the same state
-/// (trap_elsewhere.S: 5 instructions a round, no `mret` to the trapping instruction).
-#[test]
-fn a_handler_that_comes_back_to_the_same_trap_in_the_same_state_ends_the_run() {
-    assert_fails(
-        &["run", &firmware("trap_elsewhere")],
-        121,
-        "unhandled trap: illegal instruction (mcause 2, instruction 0x00000000) at 0x80000010 <again+0x4>; \
-         the trap handler at mtvec 0x80000018 cannot get through: the same trap comes back, time after time, \
-         with every register and CSR as before",
-    );
+fn trap_handlers_that_cannot_get_through_end_the_run() {
+    for (program, message) in [
+        // Faults on its own stack before returning, every time: it retires an instruction
+        // between the faults, so only counting traps without `mret` stops it: after the illegal
+        // instruction, 100 faults (the last pushes at 0x9000_0000 - 100 × 16 + 12).
+        (
+            "trap_storm",
+            "unhandled trap: illegal instruction (mcause 2, instruction 0x00000000) at 0x80000010 <_start+0x10>; \
+             the trap handler at mtvec 0x80000018 cannot get through: store access fault (mcause 7, address \
+             0x8ffff9cc) at 0x8000001c <handler+0x4>",
+        ),
+        // Returns to the trapping instruction unchanged, every time: each trap has its `mret`,
+        // so only seeing the same trap come back at once ends it.
+        (
+            "trap_retry",
+            "unhandled trap: illegal instruction (mcause 2, instruction 0x00000000) at 0x8000000c <_start+0xc>; \
+             the trap handler at mtvec 0x80000014 cannot get through: it returns to the instruction, which traps again",
+        ),
+        // Returns elsewhere, to code that brings the same trap back in the same state (5
+        // instructions a round, no `mret` to the trapping instruction).
+        (
+            "trap_elsewhere",
+            "unhandled trap: illegal instruction (mcause 2, instruction 0x00000000) at 0x80000010 <again+0x4>; \
+             the trap handler at mtvec 0x80000018 cannot get through: the same trap comes back, time after time, \
+             with every register and CSR as before",
+        ),
+    ] {
+        assert_fails(&["run", &firmware(program)], 121, message);
+    }
 }
 
 #[test]
