@@ -194,14 +194,15 @@ fn the_slurm_script_shards_a_sweep() {
 /// not started are left out and the last line says so; the status is 130.
 #[test]
 fn ctrl_c_ends_a_sweep_with_the_cells_that_ran() {
-    let (hello, long) = (common::firmware("hello"), elf("bench", "cpubench"));
+    // runaway_dma waits on a DMA of 2^32 rows: it ends only by a limit or a signal.
+    let (hello, long) = (common::firmware("hello"), elf("mxp-tests", "runaway_dma"));
     let grid = ["--line", "16,32", "--exit-zero"];
     let full = mxpsim(&[&["sweep"][..], &grid, &[&hello]].concat());
     assert_eq!(full.status.code(), Some(0), "{}", stderr(&full));
     let full_rows: Vec<String> = String::from_utf8(full.stdout).unwrap().lines().skip(1).map(String::from).collect();
 
     // One worker: cells run in grid order, so hello's two cells are done long before the
-    // signal and cpubench's first (seconds in a test build) is cut short.
+    // signal and runaway_dma's first is cut short.
     let csv = temp("interrupted-sweep.csv");
     let args = [&["sweep", "--csv", &csv][..], &grid, &[&hello, &long]].concat();
     let o = common::interrupted_after(
@@ -222,13 +223,13 @@ fn ctrl_c_ends_a_sweep_with_the_cells_that_ran() {
         )),
         "{err}"
     );
-    assert_eq!(rows.len(), 3, "hello twice, cpubench's first cell:\n{table}");
+    assert_eq!(rows.len(), 3, "hello twice, runaway_dma's first cell:\n{table}");
     // hello's rows are those of a sweep of hello alone, but for the status column's width.
     let squeeze = |r: &str| r.split_whitespace().collect::<Vec<_>>().join(" ");
     assert_eq!(squeeze(rows[0]), squeeze(&full_rows[0]));
     assert_eq!(squeeze(rows[1]), squeeze(&full_rows[1]));
-    assert!(rows[2].starts_with("cpubench  line=16  interrupted (SIGINT)"), "{table}");
+    assert!(rows[2].starts_with("runaway_dma  line=16  interrupted (SIGINT)"), "{table}");
     let csv_text = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(csv_text.lines().count(), 4, "{csv_text}");
-    assert!(csv_text.lines().nth(3).unwrap().starts_with("cpubench,line=16,\"interrupted (SIGINT)\","), "{csv_text}");
+    assert!(csv_text.lines().nth(3).unwrap().starts_with("runaway_dma,line=16,\"interrupted (SIGINT)\","), "{csv_text}");
 }
