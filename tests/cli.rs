@@ -182,12 +182,12 @@ fn trap_handlers_that_cannot_get_through_end_the_run() {
     for (program, message) in [
         // Faults on its own stack before returning, every time: it retires an instruction
         // between the faults, so only counting traps without `mret` stops it: after the illegal
-        // instruction, 100 faults (the last pushes at 0x9000_0000 - 100 × 16 + 12).
+        // instruction, 10,000 faults (the last pushes at 0x9000_0000 - 10,000 × 16 + 12).
         (
             "trap_storm",
             "unhandled trap: illegal instruction (mcause 2, instruction 0x00000000) at 0x80000010 <_start+0x10>; \
              the trap handler at mtvec 0x80000018 cannot get through: store access fault (mcause 7, address \
-             0x8ffff9cc) at 0x8000001c <handler+0x4>",
+             0x8ffd8f0c) at 0x8000001c <handler+0x4>",
         ),
         // Returns to the trapping instruction unchanged, every time: each trap has its `mret`,
         // so only seeing the same trap come back at once ends it.

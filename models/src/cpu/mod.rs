@@ -30,13 +30,15 @@ use timing::{CostTable, CpuTiming};
 pub use trap::{Cause, Interrupt, Trap};
 
 /// Traps in a row without an `mret`, the last a fault, that make a trap loop: no handler
-/// nests this deep on purpose; a handler that faults before it returns does, forever.
-const MAX_UNRETURNED_FAULTS: u32 = 100;
+/// nests this deep on purpose; a handler that faults before it returns does, forever. (High:
+/// a handler may also leave without `mret`, by a jump, as a `longjmp` does.)
+const MAX_UNRETURNED_FAULTS: u32 = 10_000;
 
-/// Traps in a row of the instruction an `mret` returned to, each the same trap at the same PC
-/// and the first instruction after the `mret`, that make a trap loop: the handler returns to
-/// the instruction without changing what makes it trap (a handler that fixes the cause, or
-/// steps over the instruction, gets through long before).
+/// Traps in a row of the instruction an `mret` returned to, each the same trap at the same PC,
+/// the first instruction after the `mret`, with every register and CSR as at the trap before,
+/// that make a trap loop: the handler returns to the instruction without changing what makes
+/// it trap (a handler that fixes the cause, steps over the instruction or counts the retries
+/// in a register is not one).
 const MAX_RETRIES: u32 = 100;
 
 /// Exceptions in a row, each taken in the same state as the one before (the same trap at the
@@ -547,14 +549,17 @@ impl Hart {
                 return Some(Exit::TrapLoop(Box::new(TrapLoop { first, first_pc, second: trap, second_pc: pc, kind: LoopKind::Unhandled })));
             }
         }
-        if self.same_state_again(bus, pc, trap) {
-            return Some(Exit::TrapLoop(Box::new(TrapLoop { first: trap, first_pc: pc, second: trap, second_pc: pc, kind: LoopKind::SameState })));
-        }
-        let again = self.returned.take().is_some_and(|(from, step)| step + 1 == self.steps && from == (trap, pc));
+        let (alike, proven) = self.compare_state(bus, pc, trap);
+        let again =
+            alike && self.returned.take().is_some_and(|(from, step)| step + 1 == self.steps && from == (trap, pc));
         self.retries = if again { self.retries + 1 } else { 0 };
         self.handling = Some((trap, pc));
+        // (A retry is the plainer explanation when both hold.)
         if self.retries >= MAX_RETRIES {
             return Some(Exit::TrapLoop(Box::new(TrapLoop { first: trap, first_pc: pc, second: trap, second_pc: pc, kind: LoopKind::Retry })));
+        }
+        if proven {
+            return Some(Exit::TrapLoop(Box::new(TrapLoop { first: trap, first_pc: pc, second: trap, second_pc: pc, kind: LoopKind::SameState })));
         }
         let (count, first) = &mut self.unreturned;
         let (first, first_pc) = *first.get_or_insert((trap, pc));
@@ -570,16 +575,19 @@ impl Hart {
         None
     }
 
-    /// True once [`MAX_SAME_STATE`] exceptions in a row were taken in the same state with
-    /// nothing touched in between, and no timer interrupt can come to break the round.
-    fn same_state_again<B: Bus>(&mut self, bus: &B, pc: u32, trap: Trap) -> bool {
+    /// The state at this exception next to the last one's: whether the registers and CSRs
+    /// are alike, and whether that makes a proven loop: [`MAX_SAME_STATE`] exceptions in a
+    /// row in the same state with nothing touched in between, and no timer interrupt to come
+    /// and break the round.
+    fn compare_state<B: Bus>(&mut self, bus: &B, pc: u32, trap: Trap) -> (bool, bool) {
         let state = TrapState { pc, trap, x: self.x, csrs: self.csr.steady_state() };
         let (last, count) = &mut self.same_state;
-        let again = !std::mem::replace(&mut self.touched, false) && last.as_ref() == Some(&state);
+        let alike = last.as_ref() == Some(&state);
+        let again = !std::mem::replace(&mut self.touched, false) && alike;
         *count = if again { *count + 1 } else { 0 };
         *last = Some(state);
         let timer_may_fire = self.csr.mie() & Interrupt::Timer.bit() != 0 && bus.interrupt_due() <= MAX_CYCLE;
-        *count >= MAX_SAME_STATE && !timer_may_fire
+        (alike, *count >= MAX_SAME_STATE && !timer_may_fire)
     }
 
     /// Executes one instruction; returns the next PC.

@@ -461,6 +461,15 @@ fn a_handler_that_steps_over_the_trapping_instruction_in_a_loop_gets_through() {
 }
 
 #[test]
+fn a_handler_that_retries_while_it_counts_gets_through() {
+    // It returns to the instruction each time, but counts in s0 (issue 13: ended as a trap
+    // loop after 100 retries, though it would go on after 1000).
+    let (mut hart, mut bus) = trapping(&[], &[addi(8, 8, 1), MRET]);
+    assert_eq!(hart.run(&mut bus, &mut (), 10_000), Exit::Budget);
+    assert!(hart.x[8] > 1000, "{} retries", hart.x[8]);
+}
+
+#[test]
 fn the_same_trap_again_and_again_in_the_same_state_is_a_trap_loop() {
     // The handler returns past the instruction, and the program jumps back to it, unchanged:
     // every round the same, forever (issue 13: a handler that returned elsewhere, to code
