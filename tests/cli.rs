@@ -167,6 +167,29 @@ fn runaway_firmware_hits_the_instruction_limit() {
     assert_fails(&["run", "--max-insns", "1000", &firmware("hello")], 120, "instruction limit reached: 1000");
 }
 
+/// The firmware's output cut in the middle of a line ("Hel"): where it shares a place with
+/// mxpsim's lines (`2>&1`), the error starts a line of its own (it was "Helmxpsim: error:");
+/// where it does not, standard error gets no stray newline.
+#[test]
+fn an_error_after_an_unfinished_line_starts_its_own() {
+    let args = ["run", "--max-insns", "40", &firmware("htif_console")];
+    let both = temp("unfinished.out");
+    let file = std::fs::File::create(&both).unwrap();
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_mxpsim"))
+        .args(args)
+        .stdout(file.try_clone().unwrap())
+        .stderr(file)
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(120));
+    let text = std::fs::read_to_string(&both).unwrap();
+    assert!(text.starts_with("Hel\nmxpsim: error: instruction limit reached"), "{text:?}");
+
+    let o = mxpsim(&args);
+    assert_eq!(o.stdout, b"Hel");
+    assert!(stderr(&o).starts_with("mxpsim: error: instruction limit reached"), "{}", stderr(&o));
+}
+
 #[test]
 fn trap_without_a_handler_names_the_faulting_instruction() {
     assert_fails(
@@ -520,7 +543,7 @@ fn ctrl_c_during_detect_reports_the_events_read_so_far() {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{err}"));
     assert!(read > 0 && read < total, "{read} of {total} events:\n{err}");
-    assert!(err.contains(&format!("SUMMARY: mxpsim: ")) && err.contains(&format!("in {read} events")), "{err}");
+    assert!(err.contains("SUMMARY: mxpsim: ") && err.contains(&format!("in {read} events")), "{err}");
     assert!(err.contains("the recording ends after"), "{err}");
 }
 
@@ -587,6 +610,18 @@ fn statistics_and_signature_files_that_cannot_be_written_go_to_standard_error() 
     let expected = std::fs::read_to_string(temp_signature()).unwrap();
     assert!(err.starts_with(&expected), "{err}");
     assert!(err.contains("(the signature went to standard error, above)"), "{err}");
+}
+
+/// Two files that fail are two errors: the second is not hidden by the first (it was).
+#[test]
+fn every_output_file_that_fails_is_said() {
+    let o = mxpsim(&["run", "--stats-json", "/dev/full", "--signature", "/dev/full", &firmware("signature")]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(122), "{err}");
+    let errors: Vec<_> = err.lines().filter(|l| l.starts_with("mxpsim: error:")).collect();
+    assert_eq!(errors.len(), 2, "{err}");
+    assert!(errors[0].contains("(the statistics went to standard error, above)"), "{err}");
+    assert!(errors[1].contains("(the signature went to standard error, above)"), "{err}");
 }
 
 /// The signature of `signature.elf`, written to a file as asked.

@@ -38,9 +38,10 @@ struct Case {
 /// machine's; each `race-check: OPTIONS` line starts another case, with the expectations
 /// that follow it.
 fn cases(source: &str) -> Vec<Case> {
+    /// A case being read: its options, count (once given), findings and provoke lines.
+    type Reading = (String, Option<usize>, Vec<Expected>, Vec<String>);
     let head = source.split("*/").next().unwrap_or("");
-    let mut cases: Vec<(String, Option<usize>, Vec<Expected>, Vec<String>)> =
-        vec![(String::new(), None, Vec::new(), Vec::new())];
+    let mut cases: Vec<Reading> = vec![(String::new(), None, Vec::new(), Vec::new())];
     for line in head.lines().map(|l| l.trim_start_matches([' ', '*'])) {
         let case = cases.last_mut().expect("one case at least");
         if let Some(options) = line.strip_prefix("race-check:") {

@@ -231,5 +231,8 @@ fn ctrl_c_ends_a_sweep_with_the_cells_that_ran() {
     assert!(rows[2].starts_with("runaway_dma  line=16  interrupted (SIGINT)"), "{table}");
     let csv_text = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(csv_text.lines().count(), 4, "{csv_text}");
-    assert!(csv_text.lines().nth(3).unwrap().starts_with("runaway_dma,line=16,\"interrupted (SIGINT)\","), "{csv_text}");
+    assert!(
+        csv_text.lines().nth(3).unwrap().starts_with("runaway_dma,line=16,\"interrupted (SIGINT)\","),
+        "{csv_text}"
+    );
 }

@@ -721,11 +721,10 @@ fn init_logging(verbose: u8) {
 }
 
 fn fail(failure: Failure, message: impl std::fmt::Display) -> u8 {
-    use std::io::Write;
     // A closed pipe ends quietly; standard error may be closed or full too: the status
     // still says what happened.
     if failure != Failure::ClosedPipe {
-        let _ = writeln!(io::stderr(), "mxpsim: error: {}", shorten_words(&message.to_string()));
+        let _ = crate::diag::write(&format!("mxpsim: error: {}\n", shorten_words(&message.to_string())));
     }
     failure.code()
 }
@@ -865,19 +864,21 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     // On a terminal the firmware's lines show as they are written; elsewhere they are
     // buffered (and flushed when the run ends, however it ends).
     let on_terminal = io::stdout().is_terminal();
+    let stdout = crate::diag::FirmwareStream::new(io::stdout(), io::stdout());
     let console: Box<dyn io::Write> = match on_terminal {
-        true => Box::new(io::LineWriter::new(io::stdout())),
-        false => Box::new(BufWriter::new(io::stdout())),
+        true => Box::new(io::LineWriter::new(stdout)),
+        false => Box::new(BufWriter::new(stdout)),
     };
+    let stderr = || Box::new(crate::diag::FirmwareStream::new(io::stderr(), io::stderr()));
     let progress = ProgressLine::on_terminal();
     let (console, errors): (Box<dyn io::Write>, Box<dyn io::Write>) = match &progress {
         // The progress line is on standard error's terminal: whatever goes to it too takes
         // the line off first.
         Some(line) => {
             let console = if on_terminal { line.around(console, true) } else { console };
-            (console, line.around(Box::new(io::stderr()), false))
+            (console, line.around(stderr(), false))
         }
-        None => (console, Box::new(io::stderr())),
+        None => (console, stderr()),
     };
     // `--provoke` re-runs the firmware from the start, as it was given.
     let again = args.provoke.then(|| (image.clone(), cmdline.clone()));
@@ -916,7 +917,7 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
             .map(|(e, (r, t), n, l)| (e, Some(r), Some(t), n, l))?,
     };
     if let (Some(recorder), Some(path)) = (recorder, &args.record_trace) {
-        late = late.or(recorder.finish(&notes, &end).map_err(io_error("the event trace", path)).err());
+        late.note(recorder.finish(&notes, &end).map_err(io_error("the event trace", path)));
     }
     // The race report is delivered whatever else failed.
     let races = match race {
@@ -924,10 +925,11 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
             let findings = race.finish();
             let found =
                 Checked { findings: &findings, source: &source, notes: &notes, end: &end, machine: Some(&config) };
-            let races = match report_races(&args.report, report_out, &suppressions, found) {
-                Ok(races) => races,
-                Err(fatal) => return Ok(after_run(&end, fatal)),
-            };
+            // (A report that could not be written leaves the status to the failures.)
+            let races = report_races(&args.report, report_out, &suppressions, found).unwrap_or_else(|fatal| {
+                late.0.push(fatal);
+                0
+            });
             if let (Some(file), Some(recorder)) = (timeline_out, notes.timeline.clone()) {
                 let report = report::build(&findings, &source, &notes, &Default::default(), end.clone());
                 let program = args.firmware.display().to_string();
@@ -939,16 +941,16 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
                     findings,
                     happened: &[],
                 };
-                late = late.or(file.write(&timeline::render(recorder, &context)).err());
+                late.note(file.write(&timeline::render(recorder, &context)));
             }
             // The simulator's own stream: an impossible event is mxpsim's bug.
-            late = late.or(rejected_events(&findings).map(|e| Fatal(Failure::Internal, e)));
+            late.note(rejected_events(&findings).map_or(Ok(()), |e| Err(Fatal(Failure::Internal, e))));
             races
         }
         None => 0,
     };
-    if let Some(fatal) = late {
-        return Ok(after_run(&end, fatal));
+    if let Some(status) = late.status(&end) {
+        return Ok(status);
     }
     // (Not after Ctrl-C: the run was cut short, and so would provoke's runs be.)
     let interrupted_run = matches!(end, RunEnd::Interrupted { .. });
@@ -968,15 +970,30 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     Ok(exit_code::exit_status(crate::diag::unless_lost(end.status()), races, args.report.race_exitcode()))
 }
 
-/// A failure after the run (an output that could not be written, or an impossible event: a
-/// bug) is said, but a run that did not finish keeps its own status, which its explanation
-/// has already given: both are rule 2 of [`exit_code`], and the run's end comes first; only a
-/// bug of mxpsim's outranks it.
-fn after_run(end: &RunEnd, Fatal(failure, message): Fatal) -> u8 {
-    let code = fail(failure, message);
-    match end.status() {
-        Err(own) if failure != Failure::Internal => own.code(),
-        _ => code,
+/// Failures after the run: outputs that could not be written, or an impossible event (a
+/// bug). Each is said on its own line (a second file that fails is not hidden by the first).
+#[derive(Default)]
+struct Late(Vec<Fatal>);
+
+impl Late {
+    fn note(&mut self, result: Result<(), Fatal>) {
+        if let Err(fatal) = result {
+            self.0.push(fatal);
+        }
+    }
+
+    /// Says every failure and gives the status, if there was one: a run that did not finish
+    /// keeps its own status, which its explanation has already given (both are rule 2 of
+    /// [`exit_code`], and the run's end comes first); only a bug of mxpsim's outranks it;
+    /// otherwise the first failure's.
+    fn status(self, end: &RunEnd) -> Option<u8> {
+        let said: Vec<_> =
+            self.0.into_iter().map(|Fatal(failure, message)| (failure, fail(failure, message))).collect();
+        let &(failure, code) = said.iter().find(|&&(failure, _)| failure == Failure::Internal).or(said.first())?;
+        Some(match end.status() {
+            Err(own) if failure != Failure::Internal => own.code(),
+            _ => code,
+        })
     }
 }
 
@@ -1307,7 +1324,7 @@ fn qemu_virt_device(addr: u32) -> String {
 
 /// Builds the machine with its event sink and runs it; prints why the run ended when that
 /// is not the firmware's own exit. Returns how it ended, the sink, the run's notes, and the
-/// first error writing a late output (the caller still delivers the race report).
+/// failures writing its late outputs (the caller still delivers the race report).
 fn simulate<S: EventSink + RacesSoFar>(
     args: &RunArgs,
     config: &MachineConfig,
@@ -1315,7 +1332,7 @@ fn simulate<S: EventSink + RacesSoFar>(
     host: Semihost,
     sink: S,
     outputs: Outputs,
-) -> Result<(RunEnd, S, RunNotes, Option<Fatal>), Fatal> {
+) -> Result<(RunEnd, S, RunNotes, Late), Fatal> {
     let path = args.firmware.display();
     let mut machine =
         Machine::new(config, image, host, sink).map_err(|e| Fatal(Failure::OutsideMemory, format!("{path}: {e}")))?;
@@ -1334,7 +1351,7 @@ fn simulate<S: EventSink + RacesSoFar>(
     if let Some(recorder) = outputs.timeline {
         machine.bus.record_timeline(recorder);
     }
-    let mut late = None;
+    let mut late = Late::default();
     let mut limits = Limits { max_insns: args.max_insns, max_cycles: args.max_cycles, ..Limits::default() };
     if args.gdb.is_none() {
         // (Under GDB, Ctrl-C belongs to the debugger.)
@@ -1353,7 +1370,7 @@ fn simulate<S: EventSink + RacesSoFar>(
             let what = "the instruction trace";
             let mut tracer = Tracer::new(OutFile::create(what, trace)?.out);
             let outcome = machine.run(&mut tracer, &mut show);
-            late = tracer.finish().map_err(io_error(what, trace)).err();
+            late.note(tracer.finish().map_err(io_error(what, trace)));
             outcome
         }
     };
@@ -1361,10 +1378,10 @@ fn simulate<S: EventSink + RacesSoFar>(
     // The firmware's console: a reader that went away ends mxpsim as a closed pipe does any
     // filter (after the report); another error (a full disk) is reported once.
     if let Some(e) = machine.console_error() {
-        late = late.or(Some(match e.kind() {
+        late.0.push(match e.kind() {
             io::ErrorKind::BrokenPipe => Fatal(Failure::ClosedPipe, String::new()),
             _ => Fatal(Failure::HostIo, format!("cannot write the firmware's output to standard output: {e}")),
-        }));
+        });
     }
     let stats = machine.stats();
     if args.stats {
@@ -1372,12 +1389,12 @@ fn simulate<S: EventSink + RacesSoFar>(
     }
     if let Some(file) = outputs.stats {
         let json = serde_json::to_string_pretty(&stats).expect("statistics are plain data") + "\n";
-        late = late.or(file.write(&json).err());
+        late.note(file.write(&json));
     }
     if let Some((range, file)) = outputs.signature {
         let signature = machine.signature(range, args.signature_granularity);
         let signature = signature.map_err(|e| Fatal(Failure::HostIo, format!("--signature: {e}")));
-        late = late.or(signature.and_then(|text| file.write(&text)).err());
+        late.note(signature.and_then(|text| file.write(&text)));
     }
     explain(&machine, &outcome);
     let notes = machine.notes();

@@ -193,7 +193,7 @@ impl DataNames {
             .locals
             .iter()
             .filter(|local| local.cfa_offset <= start && end <= local.cfa_offset + i64::from(local.size))
-            .min_by_key(|local| (!in_scope(*local), local.size))?;
+            .min_by_key(|local| (!in_scope(local), local.size))?;
         let mut path = local.name.clone();
         // Both within [0, local.size]: the filter above.
         let (start, end) = ((start - local.cfa_offset) as u64, (end - local.cfa_offset) as u64);

@@ -212,7 +212,7 @@ impl Block {
     }
 
     fn live_at(&self, cycle: u64) -> bool {
-        self.allocated <= cycle && self.freed.map_or(true, |f| cycle < f)
+        self.allocated <= cycle && self.freed.is_none_or(|f| cycle < f)
     }
 }
 
@@ -262,7 +262,7 @@ impl HeapLog {
     /// returned last), else the last one freed before `cycle`.
     pub fn owner(&self, addr: u32, cycle: u64) -> Option<&Block> {
         let holding = || self.blocks.iter().filter(|b| b.contains(addr) && b.allocated <= cycle);
-        holding().filter(|b| b.live_at(cycle)).rev().min_by_key(|b| b.size).or_else(|| holding().last())
+        holding().filter(|b| b.live_at(cycle)).rev().min_by_key(|b| b.size).or_else(|| holding().next_back())
     }
 
     /// The innermost blocks live at `cycle` that overlap `[start, start + len)` (a block that

@@ -36,8 +36,9 @@ struct Snapshot {
 /// The terminal as the line and the console share it.
 struct Screen {
     term: Box<dyn Write + Send>,
-    /// The terminal's width in columns, when known.
-    width: Option<usize>,
+    /// The terminal's width in columns, when known: asked at each draw (a window resized
+    /// during the run must not wrap the line, which could then not be cleared).
+    width: Box<dyn Fn() -> Option<usize> + Send>,
     start: Instant,
     snapshot: Option<Snapshot>,
     /// The line is on the terminal now.
@@ -80,7 +81,7 @@ impl Screen {
             s.instructions,
             s.cycles,
         );
-        if let Some(width) = self.width {
+        if let Some(width) = (self.width)() {
             text = text.chars().take(width.saturating_sub(ECHO_ROOM)).collect();
         }
         self.frame += 1;
@@ -115,11 +116,11 @@ impl ProgressLine {
         if !std::io::stderr().is_terminal() {
             return None;
         }
-        let width = crossterm::terminal::size().ok().map(|(columns, _)| columns as usize);
-        Some(ProgressLine::new(Box::new(std::io::stderr()), width))
+        let width = || crossterm::terminal::size().ok().map(|(columns, _)| columns as usize);
+        Some(ProgressLine::new(Box::new(std::io::stderr()), Box::new(width)))
     }
 
-    fn new(term: Box<dyn Write + Send>, width: Option<usize>) -> ProgressLine {
+    fn new(term: Box<dyn Write + Send>, width: Box<dyn Fn() -> Option<usize> + Send>) -> ProgressLine {
         let start = Instant::now();
         let screen = Screen {
             term,
@@ -246,7 +247,7 @@ mod tests {
         let now = Instant::now();
         Screen {
             term: Box::new(term.clone()),
-            width,
+            width: Box::new(move || width),
             start: now - QUIET_FOR - age,
             snapshot: Some(Snapshot { instructions: 5, cycles: 9, function: "main".into(), at: now - age }),
             drawn: false,
@@ -303,11 +304,11 @@ mod tests {
     #[test]
     fn a_short_run_shows_nothing_and_the_end_clears_the_line() {
         let term = Term::default();
-        let line = ProgressLine::new(Box::new(term.clone()), None);
+        let line = ProgressLine::new(Box::new(term.clone()), Box::new(|| None));
         drop(line);
         assert_eq!(term.text(), "", "quiet for the first {QUIET_FOR:?}");
         let term = Term::default();
-        let line = ProgressLine::new(Box::new(term.clone()), None);
+        let line = ProgressLine::new(Box::new(term.clone()), Box::new(|| None));
         {
             let mut s = line.shared.screen();
             s.start -= QUIET_FOR;

@@ -93,7 +93,7 @@ mod tests {
         LoggedAccess {
             node: RaceNode {
                 id: NodeId { kind, pos, line: None },
-                origin: Origin { pc, cycle: pos as u64, ctx: 0 },
+                origin: Origin { pc, cycle: pos, ctx: 0 },
                 pred: pos,
                 succ: Some(pos),
             },

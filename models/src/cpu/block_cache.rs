@@ -60,8 +60,8 @@ pub struct Block {
     pub touches_memory: bool,
 }
 
-// The fields hold a block's size.
-const _: () = assert!(MAX_INSNS <= u8::MAX as u32 && MAX_BYTES <= u8::MAX as u32);
+// The fields hold a block's size (its instructions, of 2 bytes at least, are fewer than its bytes).
+const _: () = assert!(MAX_BYTES <= u8::MAX as u32);
 
 impl Block {
     /// How many instructions it holds.

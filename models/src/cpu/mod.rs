@@ -19,9 +19,9 @@ mod trap;
 
 use crate::bus::{Access, Bus, CacheOp, MemFault, Width};
 use crate::stop::MAX_CYCLE;
+use block_cache::{Block, BlockCache};
 use calls::CallTree;
 use csr::{Csrs, Priv};
-use block_cache::{Block, BlockCache};
 use decode::{decode, Insn};
 use isa::Op;
 use mxpsim_detector::event::Range;
@@ -546,7 +546,13 @@ impl Hart {
         }
         if let Some((first, first_pc, step)) = self.last_trap {
             if step + 1 == self.steps {
-                return Some(Exit::TrapLoop(Box::new(TrapLoop { first, first_pc, second: trap, second_pc: pc, kind: LoopKind::Unhandled })));
+                return Some(Exit::TrapLoop(Box::new(TrapLoop {
+                    first,
+                    first_pc,
+                    second: trap,
+                    second_pc: pc,
+                    kind: LoopKind::Unhandled,
+                })));
             }
         }
         let (alike, proven) = self.compare_state(bus, pc, trap);
@@ -556,16 +562,34 @@ impl Hart {
         self.handling = Some((trap, pc));
         // (A retry is the plainer explanation when both hold.)
         if self.retries >= MAX_RETRIES {
-            return Some(Exit::TrapLoop(Box::new(TrapLoop { first: trap, first_pc: pc, second: trap, second_pc: pc, kind: LoopKind::Retry })));
+            return Some(Exit::TrapLoop(Box::new(TrapLoop {
+                first: trap,
+                first_pc: pc,
+                second: trap,
+                second_pc: pc,
+                kind: LoopKind::Retry,
+            })));
         }
         if proven {
-            return Some(Exit::TrapLoop(Box::new(TrapLoop { first: trap, first_pc: pc, second: trap, second_pc: pc, kind: LoopKind::SameState })));
+            return Some(Exit::TrapLoop(Box::new(TrapLoop {
+                first: trap,
+                first_pc: pc,
+                second: trap,
+                second_pc: pc,
+                kind: LoopKind::SameState,
+            })));
         }
         let (count, first) = &mut self.unreturned;
         let (first, first_pc) = *first.get_or_insert((trap, pc));
         *count += 1;
         if *count > MAX_UNRETURNED_FAULTS && trap.cause.is_fault() {
-            return Some(Exit::TrapLoop(Box::new(TrapLoop { first, first_pc, second: trap, second_pc: pc, kind: LoopKind::Faulting })));
+            return Some(Exit::TrapLoop(Box::new(TrapLoop {
+                first,
+                first_pc,
+                second: trap,
+                second_pc: pc,
+                kind: LoopKind::Faulting,
+            })));
         }
         self.last_trap = Some((trap, pc, self.steps));
         self.reservation = None;

@@ -446,7 +446,10 @@ fn a_handler_that_returns_to_the_trapping_instruction_unchanged_is_a_trap_loop()
         let (mut hart, mut bus) = trapping(&[], handler);
         let exit = hart.run(&mut bus, &mut (), 100_000);
         let kind = LoopKind::Retry;
-        assert_eq!(exit, Exit::TrapLoop(Box::new(TrapLoop { first: trap, first_pc: BASE, second: trap, second_pc: BASE, kind })));
+        assert_eq!(
+            exit,
+            Exit::TrapLoop(Box::new(TrapLoop { first: trap, first_pc: BASE, second: trap, second_pc: BASE, kind }))
+        );
         assert!(hart.steps < 1000, "{} steps", hart.steps);
     }
 }
