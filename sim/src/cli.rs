@@ -372,6 +372,11 @@ struct SweepArgs {
     #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
     max_insns: u64,
 
+    /// Stop each run at simulated cycle N (also while the CPU waits on the accelerator,
+    /// which --max-insns cannot stop).
+    #[arg(long, value_name = "N")]
+    max_cycles: Option<u64>,
+
     #[command(flatten)]
     table: TableArgs,
 
@@ -1092,8 +1097,8 @@ fn sweep(args: &SweepArgs) -> Result<u8, Fatal> {
     let shard = args.shard.unwrap_or(crate::sweep::Shard::WHOLE);
     let outputs = TableOut::create(&args.table)?;
     let progress = io::stderr().is_terminal();
-    let stop = stop_on_signals()?;
-    let rows = crate::sweep::sweep(&args.programs, &variants, args.max_insns, shard, progress, &stop)
+    let limits = Limits { max_insns: Some(args.max_insns), max_cycles: args.max_cycles, stop: stop_on_signals()? };
+    let rows = crate::sweep::sweep(&args.programs, &variants, &limits, shard, progress)
         .map_err(|(path, e)| Fatal(e.failure(), format!("{}: {e}", path.display())))?;
     // After a signal: the cells that ran (the last ones cut short) are delivered, then said to
     // be only part of the grid.
@@ -1105,14 +1110,14 @@ fn sweep(args: &SweepArgs) -> Result<u8, Fatal> {
     let status = if let Some(shard) = args.shard {
         // A shard delivers its rows; the merge decides the sweep's status (and refuses cells
         // missing from an interrupted shard).
-        let grid = crate::sweep::GridId::new(&args.programs, &variants, args.max_insns, &base);
+        let grid = crate::sweep::GridId::new(&args.programs, &variants, &limits, &base);
         write_stdout(&crate::sweep::shard_lines(&grid, shard, &rows), "the shard's rows")?;
         0
     } else {
         let rows: Vec<crate::sweep::Row> = rows.into_iter().map(|(_, row)| row).collect();
         outputs.deliver(&rows)?
     };
-    interrupted(&stop, partial)?;
+    interrupted(&limits.stop, partial)?;
     Ok(status)
 }
 

@@ -9,7 +9,6 @@ use crate::machine::{Limits, Machine};
 use crate::race_check::RaceCheck;
 use crate::semihost::Semihost;
 use mxpsim_detector::Config as DetectorConfig;
-use mxpsim_models::stop::StopRequest;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
@@ -81,7 +80,7 @@ pub fn add_grid_file(axes: &mut [(&str, Vec<String>)], text: &str) -> Result<(),
 }
 
 /// Runs one program under one configuration.
-fn run_one(path: &Path, variant: &Variant, max_insns: u64, stop: &StopRequest) -> Result<Row, ElfError> {
+fn run_one(path: &Path, variant: &Variant, limits: &Limits) -> Result<Row, ElfError> {
     let image = elf::load(path)?;
     let source = crate::source_map::SourceMap::new(image.symbols.clone(), Some(path));
     let config = &variant.config;
@@ -94,7 +93,7 @@ fn run_one(path: &Path, variant: &Variant, max_insns: u64, stop: &StopRequest) -
         Ok(m) => m,
         Err(e) => return Ok(failed_row(program, variant, RunEnd::DoesNotFit { message: e.to_string() })),
     };
-    machine.set_limits(Limits { max_insns: Some(max_insns), max_cycles: None, stop: stop.clone() });
+    machine.set_limits(limits.clone());
     let outcome = machine.run(&mut (), |_| {}).end();
     let stats = machine.stats();
     let notes = machine.notes();
@@ -170,10 +169,9 @@ impl Shard {
 pub fn sweep(
     programs: &[PathBuf],
     variants: &[Variant],
-    max_insns: u64,
+    limits: &Limits,
     shard: Shard,
     progress: bool,
-    stop: &StopRequest,
 ) -> Result<Vec<(usize, Row)>, (PathBuf, ElfError)> {
     let jobs: Vec<(usize, (usize, usize))> = (0..programs.len())
         .flat_map(|p| (0..variants.len()).map(move |v| (p, v)))
@@ -183,9 +181,9 @@ pub fn sweep(
     let bar = if progress { indicatif::ProgressBar::new(jobs.len() as u64) } else { indicatif::ProgressBar::hidden() };
     let rows = jobs
         .par_iter()
-        .filter(|_| stop.reason().is_none())
+        .filter(|_| limits.stop.reason().is_none())
         .map(|&(cell, (p, v))| {
-            let row = run_one(&programs[p], &variants[v], max_insns, stop).map_err(|e| (programs[p].clone(), e));
+            let row = run_one(&programs[p], &variants[v], limits).map_err(|e| (programs[p].clone(), e));
             bar.inc(1);
             row.map(|row| (cell, row))
         })
@@ -270,25 +268,29 @@ pub fn exit_status(rows: &[Row], race_exitcode: u8) -> u8 {
 }
 
 /// What identifies a grid, so that only shards of one sweep are merged: the programs (by
-/// file name: shards may run where the files live elsewhere), the variants, the instruction
-/// limit and the base machine.
+/// file name: shards may run where the files live elsewhere), the variants, the limits and
+/// the base machine.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GridId {
     pub programs: Vec<String>,
     pub variants: Vec<String>,
     pub max_insns: u64,
+    /// (Absent in the shards of a build before `--max-cycles`: none.)
+    #[serde(default)]
+    pub max_cycles: Option<u64>,
     /// CRC-32 of the base machine's TOML (`mxpsim config`).
     pub machine: u32,
 }
 
 impl GridId {
-    pub fn new(programs: &[PathBuf], variants: &[Variant], max_insns: u64, base: &MachineConfig) -> GridId {
+    pub fn new(programs: &[PathBuf], variants: &[Variant], limits: &Limits, base: &MachineConfig) -> GridId {
         let name =
             |p: &PathBuf| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned());
         GridId {
             programs: programs.iter().map(name).collect(),
             variants: variants.iter().map(|v| v.spec.clone()).collect(),
-            max_insns,
+            max_insns: limits.max_insns.unwrap_or(u64::MAX),
+            max_cycles: limits.max_cycles,
             machine: crc32fast::hash(base.to_toml().as_bytes()),
         }
     }
