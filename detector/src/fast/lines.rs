@@ -90,10 +90,6 @@ struct LineState {
     /// The first write's bytes, as an offset and length within the line.
     first_offset: u16,
     first_len: u16,
-    /// Some live non-cache DRAM node may overlap the line (see [`super::dram`]); cleared
-    /// lazily when a look finds none.
-    flagged: bool,
-
     /// Every dirty byte of the current dirty epoch.
     dirty_mask: LineMask,
     /// The latest write of the current dirty epoch.
@@ -258,6 +254,11 @@ struct LineTable {
     /// transfer cost gigabytes. One bit per line here, moved into the states when the CPU's
     /// first access creates the page.
     unpaged_flags: LineBits,
+    /// Per line with a state (by its index in `states`), a bit: some live non-cache DRAM
+    /// node may overlap the line (see [`super::dram`]); cleared lazily when a look finds
+    /// none. Kept apart from the states: a read with no request pending (nearly every event)
+    /// needs only this bit, and 64 of them share a word where a state is 192 bytes.
+    flags: Vec<u64>,
 }
 
 /// A sparse set of line numbers (addresses shifted by the line size's bits), a bit each.
@@ -330,18 +331,36 @@ impl LineTable {
             memo_page: u32::MAX,
             memo_base: 0,
             unpaged_flags: LineBits::default(),
+            flags: Vec::new(),
         }
     }
 
     /// Flags `line` (or, `false`, clears its flag) without creating its page.
     fn set_flag(&mut self, line: u32, flagged: bool) {
         let n = line >> self.line_shift;
-        match self.get_mut(line) {
-            Some(state) => state.flagged = flagged,
+        match self.find(line) {
+            Some(i) => self.set_flag_at(i, flagged),
             None if flagged => self.unpaged_flags.insert(n),
             None => {
                 self.unpaged_flags.take(n);
             }
+        }
+    }
+
+    /// Whether `line` is flagged.
+    #[inline]
+    fn flagged(&self, line: u32) -> bool {
+        match self.find(line) {
+            Some(i) => self.flags[i >> 6] & 1 << (i & 63) != 0,
+            None => self.unpaged_flagged(line),
+        }
+    }
+
+    /// Sets the flag of the line whose state is `states[i]`.
+    fn set_flag_at(&mut self, i: usize, flagged: bool) {
+        match flagged {
+            true => self.flags[i >> 6] |= 1 << (i & 63),
+            false => self.flags[i >> 6] &= !(1 << (i & 63)),
         }
     }
 
@@ -381,11 +400,6 @@ impl LineTable {
     }
 
     #[inline]
-    fn get_mut(&mut self, line: u32) -> Option<&mut LineState> {
-        self.find(line).map(|i| &mut self.states[i])
-    }
-
-    #[inline]
     fn get_or_insert(&mut self, line: u32) -> &mut LineState {
         let page = line >> PAGE_BITS;
         if page != self.memo_page {
@@ -407,10 +421,14 @@ impl LineTable {
         self.pages += 1;
         directory[(page as usize) & (PAGES_PER_DIRECTORY - 1)] = u32::try_from(self.pages).expect("at most 2^20 pages");
         self.states.resize(self.pages * self.lines_per_page, LineState::default());
+        self.flags.resize(self.states.len().div_ceil(64), 0);
         let base = (self.pages - 1) * self.lines_per_page;
         let first = (page << PAGE_BITS) >> self.line_shift;
-        let states = &mut self.states[base..];
-        self.unpaged_flags.take_run(first, self.lines_per_page as u32, |n| states[(n - first) as usize].flagged = true);
+        let flags = &mut self.flags;
+        self.unpaged_flags.take_run(first, self.lines_per_page as u32, |n| {
+            let i = base + (n - first) as usize;
+            flags[i >> 6] |= 1 << (i & 63);
+        });
         base
     }
 }
@@ -475,11 +493,10 @@ impl Lines {
     pub fn read(&mut self, line: u32, pos: Pos, origin: Origin, horizon: Pos) -> Option<LineLook> {
         let pending = horizon <= pos;
         if !pending {
-            let inval_at = match self.table.get(line) {
-                Some(state) if state.flagged => state.inval_at,
-                None if self.table.unpaged_flagged(line) => 0,
-                _ => return None,
-            };
+            if !self.table.flagged(line) {
+                return None;
+            }
+            let inval_at = self.table.get(line).map_or(0, |state| state.inval_at);
             return Some(LineLook {
                 flagged: true,
                 valid_since: inval_at.max(self.whole.last_invalidating),
@@ -490,7 +507,7 @@ impl Lines {
         let state = self.state(line, horizon);
         let valid_since = state.inval_at.max(last_invalidating);
         state.set_read(LatestRead { pos, origin, valid_since });
-        Some(LineLook { flagged: state.flagged, valid_since, newly_dirty: LineMask::EMPTY })
+        Some(LineLook { flagged: self.table.flagged(line), valid_since, newly_dirty: LineMask::EMPTY })
     }
 
     /// A cached write at `pos` of `part` (within `line`).
@@ -517,7 +534,8 @@ impl Lines {
                 }
             }
         };
-        LineLook { flagged: state.flagged, valid_since: state.inval_at.max(last_invalidating), newly_dirty }
+        let valid_since = state.inval_at.max(last_invalidating);
+        LineLook { flagged: self.table.flagged(line), valid_since, newly_dirty }
     }
 
     /// A line-scope clean/flush/inval at `pos`. Returns whether the line is flagged.
@@ -539,11 +557,10 @@ impl Lines {
                 state.read_pos = 0;
             }
         }
-        let flagged = state.flagged;
         if !ended.is_empty() {
             self.archive.entry(line).or_default().extend(ended);
         }
-        flagged
+        self.table.flagged(line)
     }
 
     /// A whole-cache clean/flush/inval at `pos`.
@@ -597,8 +614,8 @@ impl Lines {
         }
         let full = self.full;
         let state = self.state(line, horizon);
-        state.flagged = true;
         let (dirty, read) = (state.dirty(line), state.read());
+        self.table.set_flag(line, true);
         if let Some(archived) = self.archive.get(&line) {
             for entry in archived {
                 match entry {
