@@ -9,12 +9,7 @@
  * qemu: skip (QEMU would loop forever)
  * expect-exit: 121
  */
-    .option arch, +zicsr
-    .section .text.init, "ax", @progbits
-    .globl  _start
-_start:
-    la      t0, handler
-    csrw    mtvec, t0
+#include "trap_start.h"
 again:
     nop
     .word   0x00000000      /* illegal: the all-zero word is reserved */
