@@ -869,12 +869,12 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     // On a terminal the firmware's lines show as they are written; elsewhere they are
     // buffered (and flushed when the run ends, however it ends).
     let on_terminal = io::stdout().is_terminal();
-    let stdout = crate::diag::FirmwareStream::new(io::stdout(), io::stdout());
+    let stdout = crate::diag::FirmwareStream::new(io::stdout());
     let console: Box<dyn io::Write> = match on_terminal {
         true => Box::new(io::LineWriter::new(stdout)),
         false => Box::new(BufWriter::new(stdout)),
     };
-    let stderr = || Box::new(crate::diag::FirmwareStream::new(io::stderr(), io::stderr()));
+    let stderr = || Box::new(crate::diag::FirmwareStream::new(io::stderr()));
     let progress = ProgressLine::on_terminal();
     let (console, errors): (Box<dyn io::Write>, Box<dyn io::Write>) = match &progress {
         // The progress line is on standard error's terminal: whatever goes to it too takes
@@ -932,7 +932,7 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
                 Checked { findings: &findings, source: &source, notes: &notes, end: &end, machine: Some(&config) };
             // (A report that could not be written leaves the status to the failures.)
             let races = report_races(&args.report, report_out, &suppressions, found).unwrap_or_else(|fatal| {
-                late.0.push(fatal);
+                late.note(Err(fatal));
                 0
             });
             if let (Some(file), Some(recorder)) = (timeline_out, notes.timeline.clone()) {
@@ -949,7 +949,9 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
                 late.note(file.write(&timeline::render(recorder, &context)));
             }
             // The simulator's own stream: an impossible event is mxpsim's bug.
-            late.note(rejected_events(&findings).map_or(Ok(()), |e| Err(Fatal(Failure::Internal, e))));
+            if let Some(rejected) = rejected_events(&findings) {
+                late.note(Err(Fatal(Failure::Internal, rejected)));
+            }
             races
         }
         None => 0,
@@ -1383,10 +1385,10 @@ fn simulate<S: EventSink + RacesSoFar>(
     // The firmware's console: a reader that went away ends mxpsim as a closed pipe does any
     // filter (after the report); another error (a full disk) is reported once.
     if let Some(e) = machine.console_error() {
-        late.0.push(match e.kind() {
+        late.note(Err(match e.kind() {
             io::ErrorKind::BrokenPipe => Fatal(Failure::ClosedPipe, String::new()),
             _ => Fatal(Failure::HostIo, format!("cannot write the firmware's output to standard output: {e}")),
-        });
+        }));
     }
     let stats = machine.stats();
     if args.stats {

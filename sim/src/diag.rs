@@ -65,11 +65,11 @@ pub struct FirmwareStream<W> {
     meets_stderr: bool,
 }
 
-impl<W: Write> FirmwareStream<W> {
-    /// `inner`, which writes to `stream` (standard output or standard error) unbuffered:
-    /// what it writes has reached the stream.
-    pub fn new(inner: W, stream: impl AsFd) -> FirmwareStream<W> {
-        FirmwareStream { inner, meets_stderr: same_file(stream, io::stderr()) }
+impl<W: Write + AsFd> FirmwareStream<W> {
+    /// `stream` (standard output or standard error), written unbuffered: what it is given
+    /// has reached the file.
+    pub fn new(stream: W) -> FirmwareStream<W> {
+        FirmwareStream { meets_stderr: same_file(&stream, io::stderr()), inner: stream }
     }
 }
 

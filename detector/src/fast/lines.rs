@@ -347,13 +347,10 @@ impl LineTable {
         }
     }
 
-    /// Whether `line` is flagged.
+    /// Whether the line whose state is `states[i]` is flagged.
     #[inline]
-    fn flagged(&self, line: u32) -> bool {
-        match self.find(line) {
-            Some(i) => self.flags[i >> 6] & 1 << (i & 63) != 0,
-            None => self.unpaged_flagged(line),
-        }
+    fn flagged_at(&self, i: usize) -> bool {
+        self.flags[i >> 6] & 1 << (i & 63) != 0
     }
 
     /// Sets the flag of the line whose state is `states[i]`.
@@ -399,8 +396,9 @@ impl LineTable {
         self.find(line).map(|i| &self.states[i])
     }
 
+    /// The state of `line` (its page created if needed) and whether the line is flagged.
     #[inline]
-    fn get_or_insert(&mut self, line: u32) -> &mut LineState {
+    fn get_or_insert(&mut self, line: u32) -> (&mut LineState, bool) {
         let page = line >> PAGE_BITS;
         if page != self.memo_page {
             self.memo_base = match self.find_page(page) {
@@ -410,7 +408,8 @@ impl LineTable {
             self.memo_page = page;
         }
         let i = self.memo_base + self.offset(line);
-        &mut self.states[i]
+        let flagged = self.flagged_at(i);
+        (&mut self.states[i], flagged)
     }
 
     /// Creates page `page` (which must not exist); returns where its lines start in `states`.
@@ -477,14 +476,14 @@ impl Lines {
     }
 
     /// The state of `line` (created if needed), brought up to date with the whole-cache
-    /// operations since it was last looked at.
+    /// operations since it was last looked at, and whether the line is flagged.
     #[inline]
-    fn state(&mut self, line: u32, horizon: Pos) -> &mut LineState {
-        let state = self.table.get_or_insert(line);
+    fn state(&mut self, line: u32, horizon: Pos) -> (&mut LineState, bool) {
+        let (state, flagged) = self.table.get_or_insert(line);
         if state.is_stale(&self.whole) {
             state.catch_up(line, &self.whole, horizon, &mut self.archive);
         }
-        state
+        (state, flagged)
     }
 
     /// A cached read at `pos`. `None` when nothing needs checking: no live DRAM node may
@@ -493,10 +492,11 @@ impl Lines {
     pub fn read(&mut self, line: u32, pos: Pos, origin: Origin, horizon: Pos) -> Option<LineLook> {
         let pending = horizon <= pos;
         if !pending {
-            if !self.table.flagged(line) {
-                return None;
-            }
-            let inval_at = self.table.get(line).map_or(0, |state| state.inval_at);
+            let inval_at = match self.table.find(line) {
+                Some(i) if self.table.flagged_at(i) => self.table.states[i].inval_at,
+                None if self.table.unpaged_flagged(line) => 0,
+                _ => return None,
+            };
             return Some(LineLook {
                 flagged: true,
                 valid_since: inval_at.max(self.whole.last_invalidating),
@@ -504,10 +504,10 @@ impl Lines {
             });
         }
         let last_invalidating = self.whole.last_invalidating;
-        let state = self.state(line, horizon);
+        let (state, flagged) = self.state(line, horizon);
         let valid_since = state.inval_at.max(last_invalidating);
         state.set_read(LatestRead { pos, origin, valid_since });
-        Some(LineLook { flagged: self.table.flagged(line), valid_since, newly_dirty: LineMask::EMPTY })
+        Some(LineLook { flagged, valid_since, newly_dirty: LineMask::EMPTY })
     }
 
     /// A cached write at `pos` of `part` (within `line`).
@@ -516,7 +516,7 @@ impl Lines {
         let geometry = self.geometry;
         let write_back = geometry.write_back;
         let last_invalidating = self.whole.last_invalidating;
-        let state = self.state(line, horizon);
+        let (state, flagged) = self.state(line, horizon);
         let newly_dirty = if state.dirty_first == 0 {
             state.start_dirty_epoch(line, part, pos, origin, geometry)
         } else {
@@ -534,13 +534,12 @@ impl Lines {
                 }
             }
         };
-        let valid_since = state.inval_at.max(last_invalidating);
-        LineLook { flagged: self.table.flagged(line), valid_since, newly_dirty }
+        LineLook { flagged, valid_since: state.inval_at.max(last_invalidating), newly_dirty }
     }
 
     /// A line-scope clean/flush/inval at `pos`. Returns whether the line is flagged.
     pub fn maintain_line(&mut self, line: u32, op: CacheOp, pos: Pos, horizon: Pos) -> bool {
-        let state = self.state(line, horizon);
+        let (state, flagged) = self.state(line, horizon);
         let mut ended = Vec::new();
         if let Some(epoch) = state.dirty(line) {
             if pos > horizon {
@@ -560,7 +559,7 @@ impl Lines {
         if !ended.is_empty() {
             self.archive.entry(line).or_default().extend(ended);
         }
-        self.table.flagged(line)
+        flagged
     }
 
     /// A whole-cache clean/flush/inval at `pos`.
@@ -613,7 +612,7 @@ impl Lines {
             return;
         }
         let full = self.full;
-        let state = self.state(line, horizon);
+        let (state, _) = self.state(line, horizon);
         let (dirty, read) = (state.dirty(line), state.read());
         self.table.set_flag(line, true);
         if let Some(archived) = self.archive.get(&line) {
@@ -642,6 +641,6 @@ impl Lines {
         if self.table.get(line).is_none() {
             return Vec::new();
         }
-        self.state(line, horizon).dirty(line).map_or_else(Vec::new, |epoch| epoch.write_backs(line, None))
+        self.state(line, horizon).0.dirty(line).map_or_else(Vec::new, |epoch| epoch.write_backs(line, None))
     }
 }
