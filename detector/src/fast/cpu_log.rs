@@ -14,7 +14,7 @@
 use std::collections::VecDeque;
 
 use crate::bytes;
-use crate::event::{Pos, Space};
+use crate::event::{Access, Pos, Range, Space};
 use crate::node::Footprint;
 use crate::race::RaceNode;
 
@@ -37,24 +37,26 @@ pub(crate) struct CpuLog {
 const JOIN_WINDOW: usize = 4;
 
 impl CpuLog {
-    pub fn push(&mut self, access: LoggedAccess) {
+    /// Logs a CPU access (`node`, an `access` of `range` in `space`). (Not as a
+    /// [`LoggedAccess`]: an access that joins an entry, nearly every one in a loop, builds no
+    /// footprint of its own.)
+    pub fn push(&mut self, node: RaceNode, space: Space, access: Access, range: Range) {
         let last_request = self.last_request;
         let joinable = self.entries.iter_mut().rev().take(JOIN_WINDOW).find(|e| {
             e.node.pred > last_request
-                && e.node.origin.pc == access.node.origin.pc
-                && e.node.id.kind == access.node.id.kind
-                && e.space == access.space
+                && e.node.origin.pc == node.origin.pc
+                && e.node.id.kind == node.id.kind
+                && e.space == space
         });
         match joinable {
             Some(entry) => {
-                for r in access.footprint.reads {
-                    bytes::insert(&mut entry.footprint.reads, r);
-                }
-                for r in access.footprint.writes {
-                    bytes::insert(&mut entry.footprint.writes, r);
-                }
+                let ranges = match access {
+                    Access::Read => &mut entry.footprint.reads,
+                    Access::Write => &mut entry.footprint.writes,
+                };
+                bytes::insert(ranges, range);
             }
-            None => self.entries.push_back(access),
+            None => self.entries.push_back(LoggedAccess { node, space, footprint: Footprint::access(access, range) }),
         }
     }
 
@@ -85,21 +87,19 @@ impl CpuLog {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::{Access, Origin, Range};
+    use crate::event::Origin;
     use crate::node::{NodeId, NodeKind};
 
-    fn access(pos: Pos, pc: u32, start: u32) -> LoggedAccess {
+    /// Logs a 4-byte read of `start` by the instruction at `pc`, at CPU position `pos`.
+    fn read(log: &mut CpuLog, pos: Pos, pc: u32, start: u32) {
         let kind = NodeKind::cpu_access(Space::Dram, Access::Read);
-        LoggedAccess {
-            node: RaceNode {
-                id: NodeId { kind, pos, line: None },
-                origin: Origin { pc, cycle: pos, ctx: 0 },
-                pred: pos,
-                succ: Some(pos),
-            },
-            space: Space::Dram,
-            footprint: Footprint::access(Access::Read, Range::new(start, 4)),
-        }
+        let node = RaceNode {
+            id: NodeId { kind, pos, line: None },
+            origin: Origin { pc, cycle: pos, ctx: 0 },
+            pred: pos,
+            succ: Some(pos),
+        };
+        log.push(node, Space::Dram, Access::Read, Range::new(start, 4));
     }
 
     #[test]
@@ -107,15 +107,15 @@ mod tests {
         let mut log = CpuLog::default();
         log.request(1);
         for i in 0..100 {
-            log.push(access(2 + 2 * i, 0x100, 0x1000 + 4 * i as u32)); // two sites, interleaved
-            log.push(access(3 + 2 * i, 0x200, 0x8000 + 4 * i as u32));
+            read(&mut log, 2 + 2 * i, 0x100, 0x1000 + 4 * i as u32); // two sites, interleaved
+            read(&mut log, 3 + 2 * i, 0x200, 0x8000 + 4 * i as u32);
         }
         assert_eq!(log.len(), 2);
         let first = log.after(1).next().unwrap();
         assert_eq!(first.node.pred, 2, "the entry is its first access");
         assert_eq!(first.footprint.reads, [Range::new(0x1000, 400)]);
         log.request(300);
-        log.push(access(301, 0x100, 0x2000));
+        read(&mut log, 301, 0x100, 0x2000);
         assert_eq!(log.len(), 3, "an access after a request starts a new entry");
         assert_eq!(log.after(250).count(), 1);
     }

@@ -169,8 +169,7 @@ impl DramIndex {
     /// cover ask for the unsynced ones, which are rarely there).
     pub fn overlapping_where(&self, range: Range, keep: impl Fn(&DramNode) -> bool) -> BTreeMap<NodeKey, Vec<Range>> {
         let mut out: BTreeMap<NodeKey, Vec<Range>> = BTreeMap::new();
-        for start in self.starts_overlapping(range) {
-            let seg = &self.segments[&start];
+        for (start, seg) in self.segments_overlapping(range) {
             let piece = Range::new(start, (seg.end - start as u64) as u32);
             if let Some(common) = piece.intersection(range) {
                 for &k in seg.nodes.iter().filter(|&&k| self.node(k).is_some_and(&keep)) {
@@ -188,18 +187,19 @@ impl DramIndex {
         self.segments.get(&start).map_or(&[], |s| &s.nodes)
     }
 
-    /// Starts of the segments overlapping `range`.
-    fn starts_overlapping(&self, range: Range) -> Vec<u32> {
-        let before = self
-            .segments
-            .range(..range.start)
-            .next_back()
-            .filter(|(_, seg)| seg.end > range.start as u64)
-            .map(|(&s, _)| s);
+    /// The segments overlapping `range`, in address order. (An iterator, not a list: the
+    /// CPU's uncached accesses look here once each, and nearly always find nothing to keep.)
+    fn segments_overlapping(&self, range: Range) -> impl Iterator<Item = (u32, &Segment)> {
+        let before = self.segments.range(..range.start).next_back().filter(|(_, seg)| seg.end > range.start as u64);
         before
             .into_iter()
-            .chain(self.segments.range(range.start..).take_while(|(&s, _)| (s as u64) < range.end()).map(|(&s, _)| s))
-            .collect()
+            .chain(self.segments.range(range.start..).take_while(move |(&s, _)| (s as u64) < range.end()))
+            .map(|(&s, seg)| (s, seg))
+    }
+
+    /// Starts of the segments overlapping `range` (a list: the callers change the index).
+    fn starts_overlapping(&self, range: Range) -> Vec<u32> {
+        self.segments_overlapping(range).map(|(s, _)| s).collect()
     }
 
     /// Starts of the segments inside `range` (after splitting at its ends).

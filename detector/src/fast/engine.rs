@@ -122,6 +122,13 @@ impl Engine {
         self.unsynced.iter().flatten()
     }
 
+    /// True when a DMA transfer has arrived and is not yet synced: the only engine nodes
+    /// that touch DRAM.
+    #[inline]
+    pub fn has_unsynced_dma(&self) -> bool {
+        !self.unsynced[Queue::Dma as usize].is_empty()
+    }
+
     pub fn unsynced_count(&self) -> usize {
         self.unsynced.iter().map(Vec::len).sum()
     }

@@ -96,7 +96,7 @@ use crate::event::{Access, CacheOp, Event, Origin, Pos, Range, Scope, Space, Wri
 use crate::node::{Footprint, NodeId, NodeKind};
 use crate::race::{Race, RaceNode};
 
-use cpu_log::{CpuLog, LoggedAccess};
+use cpu_log::CpuLog;
 use dram::{DramIndex, DramNode};
 use engine::{Engine, EngineNode};
 use lines::{LineLook, Lines};
@@ -248,8 +248,7 @@ impl FastDetector {
             pred: self.now,
             succ: Some(self.now),
         };
-        let footprint = Footprint::access(access, range);
-        for (engine_node, bytes) in self.in_flight_conflicts(space, access, range, &footprint) {
+        for (engine_node, bytes) in self.in_flight_conflicts(space, access, range) {
             self.report(engine_node, node, space, bytes);
         }
         if space == Space::Dram && self.config.cpu_uncached_vs_cache {
@@ -268,11 +267,11 @@ impl FastDetector {
             }
         }
         if self.engine.oldest_pending().is_some() {
-            self.cpu_log.push(LoggedAccess { node, space, footprint });
+            self.cpu_log.push(node, space, access, range);
         }
     }
 
-    /// The unsynced engine nodes a CPU access (`range`, as `footprint`, in `space`) conflicts with, each
+    /// The unsynced engine nodes a CPU `access` of `range` in `space` conflicts with, each
     /// with the common bytes, in request order. In DRAM they are looked up in the DRAM index
     /// (which holds every unsynced DMA transfer over its host bytes), so an access costs the
     /// nodes over its bytes, not every node in flight: a long unsynced run of DMAs and vector
@@ -282,21 +281,24 @@ impl FastDetector {
         space: Space,
         access: Access,
         range: Range,
-        footprint: &Footprint,
     ) -> Vec<(RaceNode, Vec<Range>)> {
         let mut found: Vec<(RaceNode, Vec<Range>)> = match space {
+            // (Every uncached access asks; in most there is no transfer in flight.)
+            Space::Dram if !self.engine.has_unsynced_dma() => Vec::new(),
             Space::Dram => {
                 let conflicts =
                     |n: &DramNode| n.node.id.kind.is_engine() && !n.synced() && (n.writes || access == Access::Write);
                 let found = self.dram.overlapping_where(range, conflicts).into_iter();
                 found.filter_map(|(key, bytes)| Some((self.dram.node(key)?.node, bytes))).collect()
             }
-            Space::Scratchpad => self
-                .engine
-                .unsynced()
-                .map(|e| (e.node, e.footprint.space(space).conflicts(footprint)))
-                .filter(|(_, bytes)| !bytes.is_empty())
-                .collect(),
+            Space::Scratchpad => {
+                let footprint = Footprint::access(access, range);
+                self.engine
+                    .unsynced()
+                    .map(|e| (e.node, e.footprint.space(space).conflicts(&footprint)))
+                    .filter(|(_, bytes)| !bytes.is_empty())
+                    .collect()
+            }
         };
         found.sort_by_key(|(n, _)| n.id.pos);
         found

@@ -56,39 +56,65 @@ impl Ctx {
     }
 }
 
-/// The element `op` produces from `a` and `b`, or `None` when it writes nothing (a conditional
-/// move whose predicate is false). A mask set-up's element is its mask bit (0 or 1).
-pub(super) fn compute(op: Opcode, ctx: &Ctx, a: Elem, b: Elem) -> Option<Elem> {
+/// A loop over elements that needs an operation's element function: [`with_element_fn`]
+/// hands it the function of one opcode, so that the loop is compiled once per opcode with
+/// the element's work inlined (one dispatch per run of elements, not one per element).
+pub(super) trait ElementLoop {
+    type Output;
+    fn run(self, f: impl Fn(Elem, Elem) -> Option<Elem>) -> Self::Output;
+}
+
+/// Runs `element_loop` with the function that gives the element `op` produces from `a` and
+/// `b`, or `None` when it writes nothing (a conditional move whose predicate is false). A mask
+/// set-up's element is its mask bit (0 or 1).
+#[inline(always)]
+pub(super) fn with_element_fn<L: ElementLoop>(op: Opcode, ctx: &Ctx, element_loop: L) -> L::Output {
+    let ctx = *ctx;
     let t = ctx.calc;
-    let (x, y) = (a.value, b.value);
-    Some(match op {
-        Opcode::Vmov => a,
-        Opcode::Vand => Elem::new(x & y, a.flag & b.flag),
-        Opcode::Vor => Elem::new(x | y, a.flag | b.flag),
-        Opcode::Vxor => Elem::new(x ^ y, a.flag ^ b.flag),
-        Opcode::Vadd => wrapping(t, x + y),
-        Opcode::Vsub => wrapping(t, x - y),
+    let l = element_loop;
+    match op {
+        Opcode::Vmov => l.run(|a, _| Some(a)),
+        Opcode::Vand => l.run(|a, b| Some(Elem::new(a.value & b.value, a.flag & b.flag))),
+        Opcode::Vor => l.run(|a, b| Some(Elem::new(a.value | b.value, a.flag | b.flag))),
+        Opcode::Vxor => l.run(|a, b| Some(Elem::new(a.value ^ b.value, a.flag ^ b.flag))),
+        Opcode::Vadd => l.run(move |a, b| Some(wrapping(t, a.value + b.value))),
+        Opcode::Vsub => l.run(move |a, b| Some(wrapping(t, a.value - b.value))),
         // B supplies only its carry/borrow flag (§3.3).
-        Opcode::Vaddc => wrapping(t, x + i64::from(b.flag)),
-        Opcode::Vsubb => subtract_borrow(t, x, b.flag),
-        Opcode::Vmul => multiply_low(t, x, y),
-        Opcode::Vmulhi => multiply_high(ctx, x, y),
-        Opcode::Vmulfxp => multiply_fixed_point(t, ctx.frac_bits, x, y),
-        Opcode::Vaddfxp => saturating(t, i128::from(x + y)),
-        Opcode::Vsubfxp => saturating(t, i128::from(x - y)),
-        Opcode::Vshl => shift_left(t, x, y),
-        Opcode::Vshr => shift_right(t, x, y),
-        Opcode::Vslt => Elem::new((x < y).into(), false),
-        Opcode::Vsgt => Elem::new((x > y).into(), false),
-        Opcode::Vabsdiff => Elem::new(t.wrap((x - y).abs()), false),
-        Opcode::Vcmv(test) => return predicate(test, t, b).then_some(a),
-        Opcode::VsetMsk(test) => Elem::new(predicate(test, t, b).into(), false),
+        Opcode::Vaddc => l.run(move |a, b| Some(wrapping(t, a.value + i64::from(b.flag)))),
+        Opcode::Vsubb => l.run(move |a, b| Some(subtract_borrow(t, a.value, b.flag))),
+        Opcode::Vmul => l.run(move |a, b| Some(multiply_low(t, a.value, b.value))),
+        Opcode::Vmulhi => l.run(move |a, b| Some(multiply_high(&ctx, a.value, b.value))),
+        Opcode::Vmulfxp => l.run(move |a, b| Some(multiply_fixed_point(t, ctx.frac_bits, a.value, b.value))),
+        Opcode::Vaddfxp => l.run(move |a, b| Some(saturating(t, i128::from(a.value + b.value)))),
+        Opcode::Vsubfxp => l.run(move |a, b| Some(saturating(t, i128::from(a.value - b.value)))),
+        Opcode::Vshl => l.run(move |a, b| Some(shift_left(t, a.value, b.value))),
+        Opcode::Vshr => l.run(move |a, b| Some(shift_right(t, a.value, b.value))),
+        Opcode::Vslt => l.run(|a, b| Some(Elem::new((a.value < b.value).into(), false))),
+        Opcode::Vsgt => l.run(|a, b| Some(Elem::new((a.value > b.value).into(), false))),
+        Opcode::Vabsdiff => l.run(move |a, b| Some(Elem::new(t.wrap((a.value - b.value).abs()), false))),
+        Opcode::Vcmv(test) => l.run(move |a, b| predicate(test, t, b).then_some(a)),
+        Opcode::VsetMsk(test) => l.run(move |_, b| Some(Elem::new(predicate(test, t, b).into(), false))),
         // The units define no flags; they leave them clear.
-        Opcode::Vcustom(DIVIDER) => Elem::new(t.wrap(fix16::div(y as i32, x as i32).into()), false),
-        Opcode::Vcustom(SQUARE_ROOT) => Elem::new(t.wrap(fix16::sqrt(x as i32).into()), false),
+        Opcode::Vcustom(DIVIDER) => {
+            l.run(move |a, b| Some(Elem::new(t.wrap(fix16::div(b.value as i32, a.value as i32).into()), false)))
+        }
+        Opcode::Vcustom(SQUARE_ROOT) => l.run(move |a, _| Some(Elem::new(t.wrap(fix16::sqrt(a.value as i32).into()), false))),
         // Nothing is attached: nothing is written (execution refuses these before this point).
-        Opcode::Vcustom(_) => return None,
-    })
+        Opcode::Vcustom(_) => l.run(|_, _| None),
+    }
+}
+
+/// The element `op` produces from `a` and `b` ([`with_element_fn`]'s function, for one element).
+#[cfg(test)]
+pub(super) fn compute(op: Opcode, ctx: &Ctx, a: Elem, b: Elem) -> Option<Elem> {
+    struct One(Elem, Elem);
+    impl ElementLoop for One {
+        type Output = Option<Elem>;
+        fn run(self, f: impl Fn(Elem, Elem) -> Option<Elem>) -> Option<Elem> {
+            f(self.0, self.1)
+        }
+    }
+    with_element_fn(op, ctx, One(a, b))
 }
 
 /// The value VMULFXP, VADDFXP and VSUBFXP store into a narrower destination: they saturate to

@@ -115,21 +115,28 @@ impl Source {
     }
 
     /// Elements `first..end`, as [`Source::fetch`] reads them one by one, into `out`
-    /// (emptied first). A wavefront at a time: the elements of a vector that does not wrap
-    /// around the scratchpad's end are read straight from its slices.
+    /// (emptied first): the elements of a vector that does not wrap around the scratchpad's
+    /// end are read straight from its slices, a constant is repeated.
     fn fetch_wave(&self, state: &VectorState, calc: IntType, first: u32, end: u32, out: &mut Vec<Elem>) {
         out.clear();
-        if let Source::Vector { base, ty } = *self {
-            let at = layout::element_addr(base, first, ty.size) as usize;
-            let bytes = (end - first) as usize * ty.size.bytes() as usize;
-            if let (Some(data), Some(flags)) = (state.data.get(at..at + bytes), state.flags.get(at..at + bytes)) {
-                match ty.size {
-                    Size::Byte => gather::<1>(data, flags, ty, calc, out),
-                    Size::Half => gather::<2>(data, flags, ty, calc, out),
-                    Size::Word => gather::<4>(data, flags, ty, calc, out),
+        match *self {
+            Source::Vector { base, ty } => {
+                let at = layout::element_addr(base, first, ty.size) as usize;
+                let bytes = (end - first) as usize * ty.size.bytes() as usize;
+                if let (Some(data), Some(flags)) = (state.data.get(at..at + bytes), state.flags.get(at..at + bytes)) {
+                    match ty.size {
+                        Size::Byte => gather::<1>(data, flags, ty, calc, out),
+                        Size::Half => gather::<2>(data, flags, ty, calc, out),
+                        Size::Word => gather::<4>(data, flags, ty, calc, out),
+                    }
+                    return;
                 }
+            }
+            Source::Constant(_) | Source::Unread => {
+                out.resize((end - first) as usize, self.fetch(state, calc, first));
                 return;
             }
+            Source::Enumeration => {}
         }
         out.extend((first..end).map(|i| self.fetch(state, calc, i)));
     }
@@ -152,12 +159,33 @@ struct Operands {
     b: Source,
 }
 
-/// One wavefront's source elements, reused from wavefront to wavefront.
+/// One chunk's source elements and results, reused from chunk to chunk.
 #[derive(Default)]
-struct Wave {
+struct Chunk {
     a: Vec<Elem>,
     b: Vec<Elem>,
-    results: Vec<(u32, Elem)>,
+    /// Per element of the chunk: what it writes (`None`: disabled, or it writes nothing).
+    results: Vec<Option<Elem>>,
+}
+
+/// The most elements of a chunk larger than a wavefront (it bounds the buffers for rows of
+/// any length).
+const MAX_CHUNK: u32 = 4096;
+
+/// [`alu::ElementLoop`]: each pair of source elements through the operation, into `results`.
+struct ComputeAll<'a> {
+    a: &'a [Elem],
+    b: &'a [Elem],
+    results: &'a mut Vec<Option<Elem>>,
+}
+
+impl alu::ElementLoop for ComputeAll<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self, f: impl Fn(Elem, Elem) -> Option<Elem>) {
+        self.results.clear();
+        self.results.extend(self.a.iter().zip(self.b).map(|(&a, &b)| f(a, b)));
+    }
 }
 
 impl Operands {
@@ -165,68 +193,120 @@ impl Operands {
         Operands { a: Source::a(plan, row), b: Source::b(plan, row) }
     }
 
-    /// What element `i` of the row computes, if it writes anything.
-    fn compute(&self, plan: &Plan, state: &VectorState, i: u32) -> Option<Elem> {
+    /// What the elements `first..end` compute, into `chunk.results` (all sources are read
+    /// first; a disabled element writes nothing).
+    fn compute_chunk(&self, plan: &Plan, state: &VectorState, first: u32, end: u32, chunk: &mut Chunk) {
         let calc = plan.ctx.calc;
-        alu::compute(plan.insn.op, &plan.ctx, self.a.fetch(state, calc, i), self.b.fetch(state, calc, i))
+        self.a.fetch_wave(state, calc, first, end, &mut chunk.a);
+        self.b.fetch_wave(state, calc, first, end, &mut chunk.b);
+        let all = ComputeAll { a: &chunk.a, b: &chunk.b, results: &mut chunk.results };
+        alu::with_element_fn(plan.insn.op, &plan.ctx, all);
+        if plan.insn.masked {
+            for (i, result) in (first..end).zip(chunk.results.iter_mut()) {
+                if !layout::enabled(plan.insn, &state.mask, i) {
+                    *result = None;
+                }
+            }
+        }
     }
 
-    /// What the enabled elements `first..end` compute, those that write something, into
-    /// `wave.results` (all sources are read first).
-    fn compute_wave(&self, plan: &Plan, state: &VectorState, first: u32, end: u32, wave: &mut Wave) {
-        let calc = plan.ctx.calc;
-        self.a.fetch_wave(state, calc, first, end, &mut wave.a);
-        self.b.fetch_wave(state, calc, first, end, &mut wave.b);
-        wave.results.clear();
-        let elements = (first..end).zip(wave.a.iter().zip(&wave.b));
-        wave.results.extend(
-            elements
-                .filter(|&(i, _)| layout::enabled(plan.insn, &state.mask, i))
-                .filter_map(|(i, (&a, &b))| Some((i, alu::compute(plan.insn.op, &plan.ctx, a, b)?))),
-        );
+    /// Whether no element of the row reads a byte that an element before it writes: then any
+    /// grouping of the row's elements gives the results of the wavefronts (§3.2), and the row
+    /// can be computed in chunks of many wavefronts. Each source read must be apart from D, or
+    /// be D itself (same start, same element size: an element reads only what it writes).
+    /// Operands that wrap around the scratchpad's end are not looked at closely (no).
+    fn independent_of(&self, plan: &Plan, d: u32, scratchpad: usize) -> bool {
+        let span = |base: u32, size: Size| {
+            let start = base as u64;
+            let end = start + u64::from(plan.len) * u64::from(size.bytes());
+            (end <= scratchpad as u64).then_some((start, end))
+        };
+        let Some((d_start, d_end)) = span(d, plan.dest.size) else { return false };
+        [&self.a, &self.b].into_iter().all(|source| match *source {
+            Source::Vector { base, ty } => match span(base, ty.size) {
+                Some((start, end)) => end <= d_start || d_end <= start || (base == d && ty.size == plan.dest.size),
+                None => false,
+            },
+            Source::Constant(_) | Source::Enumeration | Source::Unread => true,
+        })
     }
 }
 
 /// The ordinary instruction: every enabled, written element goes to D. Within a wavefront all
 /// sources are read before any result is stored; wavefronts and rows follow in order, so a
-/// later wavefront sees an earlier one's results (§3.2).
+/// later wavefront sees an earlier one's results (§3.2). A row whose elements do not read
+/// what earlier ones write is computed in larger chunks, with the same results.
 fn store_elements(plan: &Plan, state: &mut VectorState, rows: impl Rows) -> Result<(), VectorError> {
-    let mut wave = Wave::default();
+    let mut chunk = Chunk::default();
     for row in rows {
         let row = row?;
         let operands = Operands::new(plan, &row);
-        for start in (0..plan.len).step_by(plan.wave_len as usize) {
-            let end = start.saturating_add(plan.wave_len).min(plan.len);
-            operands.compute_wave(plan, state, start, end, &mut wave);
-            for &(i, result) in &wave.results {
-                let value = alu::narrow(plan.insn.op, plan.ctx.calc, plan.dest, result.value);
-                let addr = layout::element_addr(row.d, i, plan.dest.size);
-                store_element(state, addr, plan.dest.size, Elem::new(value, result.flag));
+        let chunk_len = if operands.independent_of(plan, row.d, state.data.len()) {
+            plan.wave_len.max(MAX_CHUNK)
+        } else {
+            plan.wave_len
+        };
+        for start in (0..plan.len).step_by(chunk_len as usize) {
+            let end = start.saturating_add(chunk_len).min(plan.len);
+            operands.compute_chunk(plan, state, start, end, &mut chunk);
+            match plan.dest.size {
+                Size::Byte => store_chunk::<1>(plan, state, row.d, start, &chunk.results),
+                Size::Half => store_chunk::<2>(plan, state, row.d, start, &chunk.results),
+                Size::Word => store_chunk::<4>(plan, state, row.d, start, &chunk.results),
             }
         }
     }
     Ok(())
 }
 
+/// Stores `results`, elements `first..` of the row at `d` (each D element of `N` bytes), as
+/// [`store_element`] stores them one by one: straight into the scratchpad's slices unless the
+/// chunk wraps around its end.
+fn store_chunk<const N: usize>(plan: &Plan, state: &mut VectorState, d: u32, first: u32, results: &[Option<Elem>]) {
+    let narrowed = |result: &Elem| alu::narrow(plan.insn.op, plan.ctx.calc, plan.dest, result.value) as u32;
+    let at = layout::element_addr(d, first, plan.dest.size) as usize;
+    let bytes = results.len() * N;
+    if let (Some(data), Some(flags)) = (state.data.get_mut(at..at + bytes), state.flags.get_mut(at..at + bytes)) {
+        for ((result, value), flag) in results.iter().zip(data.chunks_exact_mut(N)).zip(flags.chunks_exact_mut(N)) {
+            if let Some(result) = result {
+                value.copy_from_slice(&narrowed(result).to_le_bytes()[..N]);
+                flag.copy_from_slice(&u32::from(result.flag).to_le_bytes()[..N]);
+            }
+        }
+        return;
+    }
+    for (i, result) in (first..).zip(results) {
+        if let Some(result) = result {
+            let addr = layout::element_addr(d, i, plan.dest.size);
+            store_element(state, addr, plan.dest.size, Elem::new(narrowed(result).into(), result.flag));
+        }
+    }
+}
+
 /// MOD_ACC: each row's written elements, at the calculation width, are summed into the 40-bit
 /// accumulator, whose value is saturated into the one element at the row's D address (§3.7).
 fn accumulate(plan: &Plan, state: &mut VectorState, rows: impl Rows) -> Result<(), VectorError> {
+    let mut chunk = Chunk::default();
     for row in rows {
         let row = row?;
-        let sum = row_sum(plan, state, &row);
+        let sum = row_sum(plan, state, &row, &mut chunk);
         let total = accumulator(sum).ok_or(VectorError::AccumulatorOverflow { row: row.index })?;
         store_element(state, row.d, plan.dest.size, saturate_to_destination(plan.dest, total));
     }
     Ok(())
 }
 
-/// The sum of a row's enabled, written results (the vendor simulator's 64-bit sum).
-fn row_sum(plan: &Plan, state: &VectorState, row: &Row) -> i64 {
+/// The sum of a row's enabled, written results (the vendor simulator's 64-bit sum). (Nothing
+/// is stored before the row's end: it is computed in chunks of any size.)
+fn row_sum(plan: &Plan, state: &VectorState, row: &Row, chunk: &mut Chunk) -> i64 {
     let operands = Operands::new(plan, row);
-    (0..plan.len)
-        .filter(|&i| layout::enabled(plan.insn, &state.mask, i))
-        .filter_map(|i| operands.compute(plan, state, i))
-        .fold(0, |sum: i64, result| sum.wrapping_add(result.value))
+    let mut sum: i64 = 0;
+    for start in (0..plan.len).step_by(MAX_CHUNK as usize) {
+        let end = start.saturating_add(MAX_CHUNK).min(plan.len);
+        operands.compute_chunk(plan, state, start, end, chunk);
+        sum = chunk.results.iter().flatten().fold(sum, |sum, result| sum.wrapping_add(result.value));
+    }
+    sum
 }
 
 /// `sum` in the 40-bit accumulator, or `None` if bits above it were lost (where the vendor
@@ -259,13 +339,18 @@ fn set_up_mask(plan: &Plan, state: &mut VectorState, rows: impl Rows) -> Result<
         state.mask.len = plan.shape.vl;
         state.mask.bits.resize(plan.len as usize, false);
     }
+    let mut chunk = Chunk::default();
     for row in rows {
         let operands = Operands::new(plan, &row?);
-        for i in 0..plan.len {
-            // Element i's bit is read before it is rewritten, and no other element reads it.
-            if layout::enabled(plan.insn, &state.mask, i) {
-                let bit = operands.compute(plan, state, i).is_some_and(|result| result.value != 0);
-                state.mask.bits[i as usize] = bit;
+        // Element i's bit is read before it is rewritten, and no other element reads it: the
+        // bits of a chunk are computed with the bits as they were.
+        for start in (0..plan.len).step_by(MAX_CHUNK as usize) {
+            let end = start.saturating_add(MAX_CHUNK).min(plan.len);
+            operands.compute_chunk(plan, state, start, end, &mut chunk);
+            for (i, result) in (start..end).zip(&chunk.results) {
+                if layout::enabled(plan.insn, &state.mask, i) {
+                    state.mask.bits[i as usize] = result.is_some_and(|result| result.value != 0);
+                }
             }
         }
     }
@@ -378,7 +463,7 @@ mod tests {
         let params = Params { lanes: 4, fxp_frac_bits: [4, 15, 16] };
         let plan = Plan::new(&insn, &shape, &state.mask, &params);
         let row = layout::rows(&insn, &shape).next().unwrap();
-        assert_eq!(row_sum(&plan, &state, &row), -448);
+        assert_eq!(row_sum(&plan, &state, &row, &mut Chunk::default()), -448);
         execute(&insn, &shape, &mut state, &params, &Default::default()).unwrap();
         assert_eq!((state.data[16] as i8, state.flags[16]), (-128, 1));
     }
