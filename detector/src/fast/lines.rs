@@ -259,6 +259,10 @@ struct LineTable {
     /// none. Kept apart from the states: a read with no request pending (nearly every event)
     /// needs only this bit, and 64 of them share a word where a state is 192 bytes.
     flags: Vec<u64>,
+    /// Whether a line was ever flagged: until then (a program that has not yet started a
+    /// DMA or written memory uncached, or never does) a read with no request pending has
+    /// nothing to look at.
+    ever_flagged: bool,
 }
 
 /// A sparse set of line numbers (addresses shifted by the line size's bits), a bit each.
@@ -332,11 +336,13 @@ impl LineTable {
             memo_base: 0,
             unpaged_flags: LineBits::default(),
             flags: Vec::new(),
+            ever_flagged: false,
         }
     }
 
     /// Flags `line` (or, `false`, clears its flag) without creating its page.
     fn set_flag(&mut self, line: u32, flagged: bool) {
+        self.ever_flagged |= flagged;
         let n = line >> self.line_shift;
         match self.find(line) {
             Some(i) => self.set_flag_at(i, flagged),
@@ -492,6 +498,9 @@ impl Lines {
     pub fn read(&mut self, line: u32, pos: Pos, origin: Origin, horizon: Pos) -> Option<LineLook> {
         let pending = horizon <= pos;
         if !pending {
+            if !self.table.ever_flagged {
+                return None;
+            }
             let inval_at = match self.table.find(line) {
                 Some(i) if self.table.flagged_at(i) => self.table.states[i].inval_at,
                 None if self.table.unpaged_flagged(line) => 0,
