@@ -810,3 +810,22 @@ fn detect_of_a_directory_is_unreadable() {
     let dir = std::env::temp_dir();
     assert_fails(&["detect", dir.to_str().unwrap()], 101, "Is a directory");
 }
+
+#[test]
+fn race_report_files_are_checked_before_the_run() {
+    let hello = firmware("hello");
+    let file = temp("twice.txt");
+    let also = format!("human:{file}");
+    assert_fails(
+        &["run", "--race-check", "--report-file", &file, "--report-also", &also, &hello],
+        2,
+        "given for two race reports",
+    );
+    assert!(!std::path::Path::new(&file).exists(), "nothing is written before the check");
+    for (bad, says) in [("xml:out", "unknown format 'xml'"), ("json", "expected FORMAT:FILE"), ("json:", "no FILE")] {
+        let o = mxpsim(&["run", "--race-check", "--report-also", bad, &hello]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(stderr(&o).contains(says), "{bad}: {}", stderr(&o));
+    }
+    assert_fails(&["run", "--report-also", &also, &hello], 2, "--report-also needs --race-check");
+}

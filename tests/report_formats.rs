@@ -49,20 +49,30 @@ fn report(elf: &str, format: &str, options: &[&str]) -> Value {
     load(&file)
 }
 
+/// Both reports of one `--race-check` run of `elf` (`--report-also`): JSON and SARIF.
+fn both_reports(elf: &str, options: &[&str]) -> (Value, Value) {
+    let name = std::path::Path::new(elf).file_stem().unwrap().to_str().unwrap().to_string();
+    let sarif = temp(&format!("{name}.both.sarif"));
+    let also = format!("sarif:{sarif}");
+    let json = report(elf, "json", &[options, &["--report-also", &also]].concat());
+    (json, load(&sarif))
+}
+
 #[test]
 fn race_reports_validate_as_json_and_sarif() {
     let (json, sarif) = (validator("race-report.schema.json"), validator("sarif-schema-2.1.0.json"));
     let mut all = Vec::new();
     let mut results = 0;
     for elf in elfs("apps") {
-        all.extend(problems(&json, &elf, &report(&elf, "json", &["--cache", "line=64"])));
-        let log = report(&elf, "sarif", &["--cache", "line=64"]);
+        let (report, log) = both_reports(&elf, &["--cache", "line=64"]);
+        all.extend(problems(&json, &elf, &report));
         results += log["runs"][0]["results"].as_array().unwrap().len();
         all.extend(problems(&sarif, &elf, &log));
     }
     for elf in elfs("race-tests") {
-        all.extend(problems(&json, &elf, &report(&elf, "json", &[])));
-        all.extend(problems(&sarif, &elf, &report(&elf, "sarif", &[])));
+        let (report, log) = both_reports(&elf, &[]);
+        all.extend(problems(&json, &elf, &report));
+        all.extend(problems(&sarif, &elf, &log));
     }
     assert!(all.is_empty(), "{} problems:\n{}", all.len(), all.join("\n"));
     assert!(results > 0, "the SDK ports race at 64-byte lines");
@@ -128,4 +138,38 @@ fn stats_and_sweep_tables_validate() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     all.extend(problems(&sweep, &file, &load(&file)));
     assert!(all.is_empty(), "{}", all.join("\n"));
+}
+
+/// `--report-also` writes, from one run, exactly the reports that separate runs write in
+/// each format; the main report stays where it was (the human one on standard error).
+#[test]
+fn one_run_writes_every_format_as_separate_runs_do() {
+    let app = elf("apps", "vbw_vec_add_2021");
+    let file = |format: &str| temp(&format!("also.{format}"));
+    let also: Vec<String> = ["json", "sarif", "human"].iter().map(|f| format!("{f}:{}", file(f))).collect();
+    let mut args = vec!["run", "--race-check", "--cache", "line=64"];
+    for a in &also {
+        args.extend(["--report-also", a]);
+    }
+    args.push(&app);
+    let o = mxpsim(&args);
+    assert_eq!(o.status.code(), Some(66), "{}", stderr(&o));
+    let read = |path: &str| std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    assert_eq!(read(&file("human")), stderr(&o), "the human report, as on standard error");
+    for format in ["json", "sarif"] {
+        let alone = temp(&format!("alone.{format}"));
+        let single = mxpsim(&[
+            "run",
+            "--race-check",
+            "--cache",
+            "line=64",
+            "--report-format",
+            format,
+            "--report-file",
+            &alone,
+            &app,
+        ]);
+        assert_eq!(single.status.code(), Some(66), "{}", stderr(&single));
+        assert_eq!(read(&file(format)), read(&alone), "{format}");
+    }
 }

@@ -239,6 +239,12 @@ struct ReportArgs {
     #[arg(long, value_name = "FILE")]
     report_file: Option<PathBuf>,
 
+    /// Also write the race report as FORMAT (human, json or sarif) to FILE, from the same run
+    /// (repeatable; created before the run): e.g. the human report on standard error and
+    /// SARIF for code scanning.
+    #[arg(long, value_name = "FORMAT:FILE", value_parser = parse_report_also)]
+    report_also: Vec<(ReportFormat, PathBuf)>,
+
     /// Frames per stack in race reports at most [default: 16].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     stack_depth: Option<u16>,
@@ -269,6 +275,7 @@ impl ReportArgs {
             (self.race_uncached, "--race-uncached"),
             (self.report_format.is_some(), "--report-format"),
             (self.report_file.is_some(), "--report-file"),
+            (!self.report_also.is_empty(), "--report-also"),
             (self.stack_depth.is_some(), "--stack-depth"),
             (!self.user_code.is_empty(), "--user-code"),
             (self.race_exitcode.is_some(), "--race-exitcode"),
@@ -304,6 +311,17 @@ impl ReportArgs {
         });
         report::Options { stack_depth: self.stack_depth.map_or(16, usize::from), user_code }
     }
+}
+
+/// `FORMAT:FILE` of `--report-also`.
+fn parse_report_also(text: &str) -> Result<(ReportFormat, PathBuf), String> {
+    let (format, file) = text.split_once(':').ok_or("expected FORMAT:FILE, e.g. sarif:races.sarif")?;
+    let format = <ReportFormat as clap::ValueEnum>::from_str(format, false)
+        .map_err(|_| format!("unknown format '{format}' (human, json or sarif)"))?;
+    if file.is_empty() {
+        return Err("no FILE after the format".into());
+    }
+    Ok((format, PathBuf::from(file)))
 }
 
 fn parse_glob(text: &str) -> Result<globset::Glob, String> {
@@ -854,7 +872,7 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     let source = SourceMap::new(image.symbols.clone(), Some(&args.firmware));
     // Every output file is created before the run: a path that cannot be written fails now,
     // not after a long run whose results would then be lost.
-    let report_out = ReportOut::open(&args.report)?;
+    let report_out = ReportOuts::open(&args.report)?;
     let suppressions = args.report.suppressions()?;
     let stats_out = OutFile::create_opt("the statistics", args.stats_json.as_deref())?;
     let signature_out = match &args.signature {
@@ -931,10 +949,8 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
             let found =
                 Checked { findings: &findings, source: &source, notes: &notes, end: &end, machine: Some(&config) };
             // (A report that could not be written leaves the status to the failures.)
-            let races = report_races(&args.report, report_out, &suppressions, found).unwrap_or_else(|fatal| {
-                late.note(Err(fatal));
-                0
-            });
+            let (races, failed) = report_races(&args.report, report_out, &suppressions, found);
+            failed.into_iter().for_each(|fatal| late.note(Err(fatal)));
             if let (Some(file), Some(recorder)) = (timeline_out, notes.timeline.clone()) {
                 let report = report::build(&findings, &source, &notes, &Default::default(), end.clone());
                 let program = args.firmware.display().to_string();
@@ -1004,7 +1020,7 @@ impl Late {
     }
 }
 
-/// Where the race report goes: the `--report-file` created up front; else a human report
+/// Where one race report goes: the `--report-file` created up front; else a human report
 /// to standard error (after the firmware's own output) and, for `detect`, which has no
 /// console to share, a machine-readable one to standard output.
 enum ReportOut {
@@ -1013,15 +1029,35 @@ enum ReportOut {
     File(OutFile),
 }
 
-impl ReportOut {
-    fn open(args: &ReportArgs) -> Result<ReportOut, Fatal> {
-        Ok(match OutFile::create_opt("the race report", args.report_file.as_deref())? {
-            Some(file) => ReportOut::File(file),
-            None if args.report_format.is_some_and(ReportFormat::is_data) => ReportOut::Stdout,
-            None => ReportOut::Stderr,
-        })
-    }
+/// Every report a race check writes, each in its format: the main one (`--report-format`,
+/// `--report-file`), then each `--report-also`.
+struct ReportOuts(Vec<(ReportFormat, ReportOut)>);
 
+impl ReportOuts {
+    fn open(args: &ReportArgs) -> Result<ReportOuts, Fatal> {
+        let files = args.report_file.iter().chain(args.report_also.iter().map(|(_, file)| file));
+        let mut seen = std::collections::BTreeSet::new();
+        if let Some(twice) = files.into_iter().find(|&file| !seen.insert(file)) {
+            return Err(Fatal(
+                Failure::Usage,
+                format!("{} is given for two race reports (each needs its own file)", twice.display()),
+            ));
+        }
+        let format = args.report_format.unwrap_or(ReportFormat::Human);
+        let main = match OutFile::create_opt("the race report", args.report_file.as_deref())? {
+            Some(file) => ReportOut::File(file),
+            None if format.is_data() => ReportOut::Stdout,
+            None => ReportOut::Stderr,
+        };
+        let mut outs = vec![(format, main)];
+        for (format, file) in &args.report_also {
+            outs.push((*format, ReportOut::File(OutFile::create("the race report", file)?)));
+        }
+        Ok(ReportOuts(outs))
+    }
+}
+
+impl ReportOut {
     fn write(self, text: &str) -> Result<(), Fatal> {
         match self {
             ReportOut::Stderr => {
@@ -1050,30 +1086,42 @@ struct Checked<'a> {
 
 /// Builds and prints the race report of what a check `found`; returns the number of findings
 /// no suppression matched.
+/// Builds the race report of what a check `found` and writes it to each of `outs`; returns
+/// the number of findings no suppression matched, and the outputs that failed (each is
+/// still tried).
 fn report_races(
     args: &ReportArgs,
-    out: ReportOut,
+    outs: ReportOuts,
     suppressions: &[Suppression],
     found: Checked,
-) -> Result<usize, Fatal> {
+) -> (usize, Vec<Fatal>) {
     let Checked { findings, source, notes, end, machine } = found;
-    let colour =
-        matches!(out, ReportOut::Stderr) && io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let mut built = report::build(findings, source, notes, &args.options(), end.clone());
     suppress::apply(&mut built, suppressions);
     let verbose = tracing::enabled!(tracing::Level::INFO);
-    let text = match args.report_format.unwrap_or(ReportFormat::Human) {
-        ReportFormat::Human => report::text::render(&built, colour, verbose),
-        ReportFormat::Json => report::json::render(&built, machine),
-        ReportFormat::Sarif => {
-            // Relative to the current directory, as DWARF's absolute paths are.
-            let cwd = std::env::current_dir().unwrap_or_default();
-            let root = args.source_root.as_ref().map_or(cwd.clone(), |dir| cwd.join(dir));
-            report::sarif::render(&built, &report::sarif::SourceRoot(&root))
-        }
-    };
-    out.write(&text)?;
-    Ok(built.findings.len())
+    let failed = outs
+        .0
+        .into_iter()
+        .filter_map(|(format, out)| {
+            let text = match format {
+                ReportFormat::Human => {
+                    let colour = matches!(out, ReportOut::Stderr)
+                        && io::stderr().is_terminal()
+                        && std::env::var_os("NO_COLOR").is_none();
+                    report::text::render(&built, colour, verbose)
+                }
+                ReportFormat::Json => report::json::render(&built, machine),
+                ReportFormat::Sarif => {
+                    // Relative to the current directory, as DWARF's absolute paths are.
+                    let cwd = std::env::current_dir().unwrap_or_default();
+                    let root = args.source_root.as_ref().map_or(cwd.clone(), |dir| cwd.join(dir));
+                    report::sarif::render(&built, &report::sarif::SourceRoot(&root))
+                }
+            };
+            out.write(&text).err()
+        })
+        .collect();
+    (built.findings.len(), failed)
 }
 
 fn sweep(args: &SweepArgs) -> Result<u8, Fatal> {
@@ -1182,7 +1230,7 @@ fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
         None => Default::default(),
     };
     let source = SourceMap::new(symbols, args.elf.as_deref());
-    let out = ReportOut::open(&args.report)?;
+    let out = ReportOuts::open(&args.report)?;
     let suppressions = args.report.suppressions()?;
     // The geometry is the trace's: a bad one is a damaged trace, not a bad configuration.
     let mut race = race_checker(&args.report, reader.header.geometry, false)
@@ -1250,7 +1298,15 @@ fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
         _ => rejected_events(&findings),
     };
     let found = Checked { findings: &findings, source: &source, notes: &notes, end: &end, machine: None };
-    let races = report_races(&args.report, out, &suppressions, found)?;
+    let (races, failed) = report_races(&args.report, out, &suppressions, found);
+    let mut failed = failed.into_iter();
+    if let Some(first) = failed.next() {
+        // Each is said; the first gives the status.
+        failed.for_each(|Fatal(failure, message)| {
+            fail(failure, message);
+        });
+        return Err(first);
+    }
     interrupted(&stop, format!("detect: interrupted; the report covers the first {events} events of the trace"))?;
     if let Some(rejected) = rejected {
         return Err(Fatal(Failure::BadTrace, format!("{}: {rejected}", args.trace.display())));

@@ -276,12 +276,7 @@ impl FastDetector {
     /// (which holds every unsynced DMA transfer over its host bytes), so an access costs the
     /// nodes over its bytes, not every node in flight: a long unsynced run of DMAs and vector
     /// instructions followed by a loop of uncached loads stays linear.
-    fn in_flight_conflicts(
-        &self,
-        space: Space,
-        access: Access,
-        range: Range,
-    ) -> Vec<(RaceNode, Vec<Range>)> {
+    fn in_flight_conflicts(&self, space: Space, access: Access, range: Range) -> Vec<(RaceNode, Vec<Range>)> {
         let mut found: Vec<(RaceNode, Vec<Range>)> = match space {
             // (Every uncached access asks; in most there is no transfer in flight.)
             Space::Dram if !self.engine.has_unsynced_dma() => Vec::new(),

@@ -98,7 +98,9 @@ pub(super) fn with_element_fn<L: ElementLoop>(op: Opcode, ctx: &Ctx, element_loo
         Opcode::Vcustom(DIVIDER) => {
             l.run(move |a, b| Some(Elem::new(t.wrap(fix16::div(b.value as i32, a.value as i32).into()), false)))
         }
-        Opcode::Vcustom(SQUARE_ROOT) => l.run(move |a, _| Some(Elem::new(t.wrap(fix16::sqrt(a.value as i32).into()), false))),
+        Opcode::Vcustom(SQUARE_ROOT) => {
+            l.run(move |a, _| Some(Elem::new(t.wrap(fix16::sqrt(a.value as i32).into()), false)))
+        }
         // Nothing is attached: nothing is written (execution refuses these before this point).
         Opcode::Vcustom(_) => l.run(|_, _| None),
     }
