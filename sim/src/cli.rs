@@ -1035,9 +1035,9 @@ struct ReportOuts(Vec<(ReportFormat, ReportOut)>);
 
 impl ReportOuts {
     fn open(args: &ReportArgs) -> Result<ReportOuts, Fatal> {
-        let files = args.report_file.iter().chain(args.report_also.iter().map(|(_, file)| file));
+        let mut files = args.report_file.iter().chain(args.report_also.iter().map(|(_, file)| file));
         let mut seen = std::collections::BTreeSet::new();
-        if let Some(twice) = files.into_iter().find(|&file| !seen.insert(file)) {
+        if let Some(twice) = files.find(|&file| !seen.insert(file)) {
             return Err(Fatal(
                 Failure::Usage,
                 format!("{} is given for two race reports (each needs its own file)", twice.display()),
@@ -1084,8 +1084,6 @@ struct Checked<'a> {
     machine: Option<&'a MachineConfig>,
 }
 
-/// Builds and prints the race report of what a check `found`; returns the number of findings
-/// no suppression matched.
 /// Builds the race report of what a check `found` and writes it to each of `outs`; returns
 /// the number of findings no suppression matched, and the outputs that failed (each is
 /// still tried).
@@ -1299,13 +1297,10 @@ fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
     };
     let found = Checked { findings: &findings, source: &source, notes: &notes, end: &end, machine: None };
     let (races, failed) = report_races(&args.report, out, &suppressions, found);
-    let mut failed = failed.into_iter();
-    if let Some(first) = failed.next() {
-        // Each is said; the first gives the status.
-        failed.for_each(|Fatal(failure, message)| {
-            fail(failure, message);
-        });
-        return Err(first);
+    // Each failure is said, in order; the first gives the status.
+    let codes: Vec<u8> = failed.into_iter().map(|Fatal(failure, message)| fail(failure, message)).collect();
+    if let Some(&code) = codes.first() {
+        return Ok(code);
     }
     interrupted(&stop, format!("detect: interrupted; the report covers the first {events} events of the trace"))?;
     if let Some(rejected) = rejected {

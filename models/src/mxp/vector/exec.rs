@@ -117,7 +117,7 @@ impl Source {
     /// Elements `first..end`, as [`Source::fetch`] reads them one by one, into `out`
     /// (emptied first): the elements of a vector that does not wrap around the scratchpad's
     /// end are read straight from its slices, a constant is repeated.
-    fn fetch_wave(&self, state: &VectorState, calc: IntType, first: u32, end: u32, out: &mut Vec<Elem>) {
+    fn fetch_range(&self, state: &VectorState, calc: IntType, first: u32, end: u32, out: &mut Vec<Elem>) {
         out.clear();
         match *self {
             Source::Vector { base, ty } => {
@@ -172,6 +172,11 @@ struct Chunk {
 /// any length).
 const MAX_CHUNK: u32 = 4096;
 
+/// A row of `len` elements in chunks of `size` (the last may be shorter), as `first..end`.
+fn chunks(len: u32, size: u32) -> impl Iterator<Item = (u32, u32)> {
+    (0..len).step_by(size as usize).map(move |first| (first, first.saturating_add(size).min(len)))
+}
+
 /// [`alu::ElementLoop`]: each pair of source elements through the operation, into `results`.
 struct ComputeAll<'a> {
     a: &'a [Elem],
@@ -197,8 +202,8 @@ impl Operands {
     /// first; a disabled element writes nothing).
     fn compute_chunk(&self, plan: &Plan, state: &VectorState, first: u32, end: u32, chunk: &mut Chunk) {
         let calc = plan.ctx.calc;
-        self.a.fetch_wave(state, calc, first, end, &mut chunk.a);
-        self.b.fetch_wave(state, calc, first, end, &mut chunk.b);
+        self.a.fetch_range(state, calc, first, end, &mut chunk.a);
+        self.b.fetch_range(state, calc, first, end, &mut chunk.b);
         let all = ComputeAll { a: &chunk.a, b: &chunk.b, results: &mut chunk.results };
         alu::with_element_fn(plan.insn.op, &plan.ctx, all);
         if plan.insn.masked {
@@ -214,7 +219,8 @@ impl Operands {
     /// grouping of the row's elements gives the results of the wavefronts (§3.2), and the row
     /// can be computed in chunks of many wavefronts. Each source read must be apart from D, or
     /// be D itself (same start, same element size: an element reads only what it writes).
-    /// Operands that wrap around the scratchpad's end are not looked at closely (no).
+    /// An operand that wraps around the scratchpad's end counts as dependent (rare: no closer
+    /// look).
     fn independent_of(&self, plan: &Plan, d: u32, scratchpad: usize) -> bool {
         let span = |base: u32, size: Size| {
             let start = base as u64;
@@ -246,8 +252,7 @@ fn store_elements(plan: &Plan, state: &mut VectorState, rows: impl Rows) -> Resu
         } else {
             plan.wave_len
         };
-        for start in (0..plan.len).step_by(chunk_len as usize) {
-            let end = start.saturating_add(chunk_len).min(plan.len);
+        for (start, end) in chunks(plan.len, chunk_len) {
             operands.compute_chunk(plan, state, start, end, &mut chunk);
             match plan.dest.size {
                 Size::Byte => store_chunk::<1>(plan, state, row.d, start, &chunk.results),
@@ -301,8 +306,7 @@ fn accumulate(plan: &Plan, state: &mut VectorState, rows: impl Rows) -> Result<(
 fn row_sum(plan: &Plan, state: &VectorState, row: &Row, chunk: &mut Chunk) -> i64 {
     let operands = Operands::new(plan, row);
     let mut sum: i64 = 0;
-    for start in (0..plan.len).step_by(MAX_CHUNK as usize) {
-        let end = start.saturating_add(MAX_CHUNK).min(plan.len);
+    for (start, end) in chunks(plan.len, MAX_CHUNK) {
         operands.compute_chunk(plan, state, start, end, chunk);
         sum = chunk.results.iter().flatten().fold(sum, |sum, result| sum.wrapping_add(result.value));
     }
@@ -344,8 +348,7 @@ fn set_up_mask(plan: &Plan, state: &mut VectorState, rows: impl Rows) -> Result<
         let operands = Operands::new(plan, &row?);
         // Element i's bit is read before it is rewritten, and no other element reads it: the
         // bits of a chunk are computed with the bits as they were.
-        for start in (0..plan.len).step_by(MAX_CHUNK as usize) {
-            let end = start.saturating_add(MAX_CHUNK).min(plan.len);
+        for (start, end) in chunks(plan.len, MAX_CHUNK) {
             operands.compute_chunk(plan, state, start, end, &mut chunk);
             for (i, result) in (start..end).zip(&chunk.results) {
                 if layout::enabled(plan.insn, &state.mask, i) {
@@ -469,7 +472,7 @@ mod tests {
     }
 
     #[test]
-    fn a_wavefront_reads_what_its_elements_read_one_by_one() {
+    fn a_range_of_elements_reads_what_they_read_one_by_one() {
         let mut state = VectorState::new(64);
         for (k, byte) in state.data.iter_mut().enumerate() {
             *byte = (k as u8).wrapping_mul(37).wrapping_add(11);
@@ -484,7 +487,7 @@ mod tests {
                     for base in [2, 56, 61] {
                         let source = Source::Vector { base, ty };
                         let mut wave = Vec::new();
-                        source.fetch_wave(&state, calc, 1, 5, &mut wave);
+                        source.fetch_range(&state, calc, 1, 5, &mut wave);
                         let one_by_one: Vec<Elem> = (1..5).map(|i| source.fetch(&state, calc, i)).collect();
                         assert_eq!(wave, one_by_one, "{ty:?} read as {calc:?} from {base}");
                     }
