@@ -378,7 +378,7 @@ impl<S: EventSink + RacesSoFar> SingleRegisterAccess<()> for Session<'_, S> {
             RiscvRegId::Pc => hart.pc,
             RiscvRegId::Csr(n) => {
                 let mtime = self.machine.bus.mtime(hart.now);
-                hart.csr.debug_read(n, hart.now, mtime).map_err(|_| TargetError::NonFatal)?
+                hart.csr.debug_read(n, hart.counters(mtime)).map_err(|_| TargetError::NonFatal)?
             }
             RiscvRegId::Priv => {
                 buf[0] = match hart.csr.privilege {
@@ -395,13 +395,14 @@ impl<S: EventSink + RacesSoFar> SingleRegisterAccess<()> for Session<'_, S> {
 
     fn write_register(&mut self, _: (), reg: RiscvRegId<u32>, val: &[u8]) -> TargetResult<(), Self> {
         let value = u32::from_le_bytes(val.get(..4).and_then(|b| b.try_into().ok()).ok_or(TargetError::NonFatal)?);
+        let mtime = self.machine.bus.mtime(self.machine.hart.now);
         let hart = &mut self.machine.hart;
         match reg {
             RiscvRegId::Gpr(0) => {}
             RiscvRegId::Gpr(i) => hart.x[i as usize & 31] = value,
             RiscvRegId::Pc => hart.pc = value,
             RiscvRegId::Csr(n) => {
-                hart.csr.debug_write(n, value, hart.now).map_err(|_| TargetError::NonFatal)?;
+                hart.csr.debug_write(n, value, hart.counters(mtime)).map_err(|_| TargetError::NonFatal)?;
                 hart.interrupts_changed(); // mie or mstatus.MIE may now let one in
             }
             _ => return Err(TargetError::NonFatal),

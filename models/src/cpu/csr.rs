@@ -118,8 +118,19 @@ pub struct Csrs {
     /// clock (which times memory and devices) never jumps. `time` reads the clock itself
     /// (one tick a cycle) and is read-only.
     cycle_offset: u64,
-    /// Instructions retired (`minstret`).
-    pub instret: u64,
+    /// `minstret` minus the instructions retired: the firmware may write `minstret`, but the
+    /// hart's own count (statistics, `--max-insns`) never jumps. (An offset, not a count of
+    /// its own: the interpreter keeps one counter, not two, per instruction.)
+    instret_offset: u64,
+}
+
+/// Where the counters stand at one moment: the hart's clock, the instructions retired
+/// before it (the one executing not included), and the machine timer (the `time` CSR).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    pub now: u64,
+    pub retired: u64,
+    pub mtime: u64,
 }
 
 impl Default for Csrs {
@@ -136,7 +147,7 @@ impl Default for Csrs {
             mip: 0,
             mcounteren: 0,
             cycle_offset: 0,
-            instret: 0,
+            instret_offset: 0,
         }
     }
 }
@@ -249,19 +260,24 @@ impl Csrs {
         now.wrapping_add(self.cycle_offset)
     }
 
-    /// Reads CSR `csr` from the current privilege mode at clock `now`, with the machine
-    /// timer at `mtime` (the `time` CSR).
-    pub fn read(&self, csr: u16, now: u64, mtime: u64) -> Result<u32, IllegalCsrAccess> {
+    /// `minstret` after `retired` instructions.
+    pub fn minstret(&self, retired: u64) -> u64 {
+        retired.wrapping_add(self.instret_offset)
+    }
+
+    /// Reads CSR `csr` from the current privilege mode with the counters `at`.
+    pub fn read(&self, csr: u16, at: Counters) -> Result<u32, IllegalCsrAccess> {
         self.check_privilege(csr)?;
-        self.value(csr, now, mtime)
+        self.value(csr, at)
     }
 
     /// Reads CSR `csr` as a debugger does: whatever the hart's privilege mode.
-    pub fn debug_read(&self, csr: u16, now: u64, mtime: u64) -> Result<u32, IllegalCsrAccess> {
-        self.value(csr, now, mtime)
+    pub fn debug_read(&self, csr: u16, at: Counters) -> Result<u32, IllegalCsrAccess> {
+        self.value(csr, at)
     }
 
-    fn value(&self, csr: u16, now: u64, mtime: u64) -> Result<u32, IllegalCsrAccess> {
+    fn value(&self, csr: u16, at: Counters) -> Result<u32, IllegalCsrAccess> {
+        let Counters { now, retired, mtime } = at;
         use num::*;
         Ok(match csr {
             MSTATUS => self.mstatus,
@@ -283,26 +299,26 @@ impl Csrs {
             MCYCLEH | CYCLEH => (self.mcycle(now) >> 32) as u32,
             TIME => mtime as u32,
             TIMEH => (mtime >> 32) as u32,
-            MINSTRET | INSTRET => self.instret as u32,
-            MINSTRETH | INSTRETH => (self.instret >> 32) as u32,
+            MINSTRET | INSTRET => self.minstret(retired) as u32,
+            MINSTRETH | INSTRETH => (self.minstret(retired) >> 32) as u32,
             _ => return Err(IllegalCsrAccess),
         })
     }
 
-    /// Writes CSR `csr` from the current privilege mode at clock `now`. WARL fields keep
-    /// legal values only.
+    /// Writes CSR `csr` from the current privilege mode with the counters `at`. WARL fields
+    /// keep legal values only.
     ///
     /// A write to a counter replaces the increment of the instruction doing it (privileged
     /// spec, "CSR instructions"): the counter is set one below the value, and the increment
     /// after the instruction (one cycle, one instruction) lands exactly on it.
-    pub fn write(&mut self, csr: u16, value: u32, now: u64) -> Result<(), IllegalCsrAccess> {
+    pub fn write(&mut self, csr: u16, value: u32, at: Counters) -> Result<(), IllegalCsrAccess> {
         use num::*;
         self.check_privilege(csr)?;
-        self.set(csr, value, now)?;
+        self.set(csr, value, at)?;
         // The instruction's own increment (one cycle, one instruction) lands on the value.
         match csr {
             MCYCLE | MCYCLEH => self.cycle_offset = self.cycle_offset.wrapping_sub(1),
-            MINSTRET | MINSTRETH => self.instret = self.instret.wrapping_sub(1),
+            MINSTRET | MINSTRETH => self.instret_offset = self.instret_offset.wrapping_sub(1),
             _ => {}
         }
         Ok(())
@@ -310,13 +326,14 @@ impl Csrs {
 
     /// Writes CSR `csr` as a debugger does: whatever the hart's privilege mode (WARL fields
     /// still keep legal values only; read-only CSRs stay read-only).
-    pub fn debug_write(&mut self, csr: u16, value: u32, now: u64) -> Result<(), IllegalCsrAccess> {
-        self.set(csr, value, now)
+    pub fn debug_write(&mut self, csr: u16, value: u32, at: Counters) -> Result<(), IllegalCsrAccess> {
+        self.set(csr, value, at)
     }
 
-    /// Sets `csr` to `value` at clock `now` (WARL fields keep legal values only).
-    fn set(&mut self, csr: u16, value: u32, now: u64) -> Result<(), IllegalCsrAccess> {
+    /// Sets `csr` to `value` with the counters `at` (WARL fields keep legal values only).
+    fn set(&mut self, csr: u16, value: u32, at: Counters) -> Result<(), IllegalCsrAccess> {
         use num::*;
+        let Counters { now, retired, .. } = at;
         if csr >> 10 == 3 {
             return Err(IllegalCsrAccess); // read-only by address
         }
@@ -340,8 +357,8 @@ impl Csrs {
             PMPCFG0..=PMPCFG3 | PMPADDR0..=PMPADDR15 => {}
             MCYCLE => self.set_mcycle(set_low(self.mcycle(now), value), now),
             MCYCLEH => self.set_mcycle(set_high(self.mcycle(now), value), now),
-            MINSTRET => self.instret = set_low(self.instret, value),
-            MINSTRETH => self.instret = set_high(self.instret, value),
+            MINSTRET => self.set_minstret(set_low(self.minstret(retired), value), retired),
+            MINSTRETH => self.set_minstret(set_high(self.minstret(retired), value), retired),
             _ => return Err(IllegalCsrAccess),
         }
         Ok(())
@@ -349,6 +366,10 @@ impl Csrs {
 
     fn set_mcycle(&mut self, value: u64, now: u64) {
         self.cycle_offset = value.wrapping_sub(now);
+    }
+
+    fn set_minstret(&mut self, value: u64, retired: u64) {
+        self.instret_offset = value.wrapping_sub(retired);
     }
 
     fn check_privilege(&self, csr: u16) -> Result<(), IllegalCsrAccess> {
@@ -382,13 +403,13 @@ mod tests {
     #[test]
     fn misa_reports_rv32imacu() {
         assert_eq!(MISA, 0x4010_1105);
-        assert_eq!(Csrs::default().read(0x301, 0, 0), Ok(0x4010_1105));
+        assert_eq!(Csrs::default().read(0x301, Counters::default()), Ok(0x4010_1105));
     }
 
     #[test]
     fn trap_entry_and_mret_move_the_interrupt_enable_stack() {
         let mut c = Csrs::default();
-        c.write(0x300, MSTATUS_MIE, 0).unwrap(); // MIE = 1, MPP = U
+        c.write(0x300, MSTATUS_MIE, Counters::default()).unwrap(); // MIE = 1, MPP = U
         c.privilege = Priv::User;
         c.enter_trap(8, 0x8000_0010, 0);
         assert_eq!(c.privilege, Priv::Machine);
@@ -401,54 +422,59 @@ mod tests {
     #[test]
     fn mpp_keeps_only_legal_modes() {
         let mut c = Csrs::default();
-        c.write(0x300, 3 << 11, 0).unwrap();
-        c.write(0x300, 1 << 11, 0).unwrap(); // S-mode does not exist
+        c.write(0x300, 3 << 11, Counters::default()).unwrap();
+        c.write(0x300, 1 << 11, Counters::default()).unwrap(); // S-mode does not exist
         assert_eq!(c.mstatus() & MSTATUS_MPP, 3 << 11);
-        c.write(0x300, 0, 0).unwrap();
+        c.write(0x300, 0, Counters::default()).unwrap();
         assert_eq!(c.mstatus() & MSTATUS_MPP, 0);
     }
 
     #[test]
     fn unimplemented_read_only_and_privileged_accesses_are_illegal() {
         let mut c = Csrs::default();
-        assert_eq!(c.read(0x7c0, 0, 0), Err(IllegalCsrAccess));
-        assert_eq!(c.write(0xf14, 1, 0), Err(IllegalCsrAccess)); // mhartid
-        assert_eq!(c.write(0xc00, 1, 0), Err(IllegalCsrAccess)); // cycle
+        assert_eq!(c.read(0x7c0, Counters::default()), Err(IllegalCsrAccess));
+        assert_eq!(c.write(0xf14, 1, Counters::default()), Err(IllegalCsrAccess)); // mhartid
+        assert_eq!(c.write(0xc00, 1, Counters::default()), Err(IllegalCsrAccess)); // cycle
         c.privilege = Priv::User;
-        assert_eq!(c.read(0x340, 0, 0), Err(IllegalCsrAccess)); // mscratch from U
-        assert_eq!(c.read(0xc00, 0, 0), Err(IllegalCsrAccess)); // cycle without mcounteren.CY
+        assert_eq!(c.read(0x340, Counters::default()), Err(IllegalCsrAccess)); // mscratch from U
+        assert_eq!(c.read(0xc00, Counters::default()), Err(IllegalCsrAccess)); // cycle without mcounteren.CY
         c.privilege = Priv::Machine;
-        c.write(0x306, 0b101, 0).unwrap();
+        c.write(0x306, 0b101, Counters::default()).unwrap();
         c.privilege = Priv::User;
-        assert!(c.read(0xc00, 0, 0).is_ok() && c.read(0xc02, 0, 0).is_ok());
-        assert_eq!(c.read(0xc01, 0, 0), Err(IllegalCsrAccess)); // TM not granted
+        assert!(c.read(0xc00, Counters::default()).is_ok() && c.read(0xc02, Counters::default()).is_ok());
+        assert_eq!(c.read(0xc01, Counters::default()), Err(IllegalCsrAccess)); // TM not granted
     }
 
     #[test]
     fn counter_writes_replace_the_increment() {
-        let mut c = Csrs { instret: 0x1_0000_0005, ..Default::default() };
-        c.write(0xb02, 100, 0).unwrap();
-        c.instret = c.instret.wrapping_add(1); // the writing instruction retires
-        assert_eq!(c.instret, 0x1_0000_0064);
-        c.write(0xb80, 7, 1000).unwrap();
-        assert_eq!(c.read(0xb80, 1001, 1001), Ok(7), "one cycle later: the written value");
-        assert_eq!(c.read(0xc01, 1001, 1001), Ok(1001), "time follows the clock, not mcycle");
+        let mut c = Csrs::default();
+        let at = |now, retired| Counters { now, retired, mtime: now };
+        c.write(0xb82, 1, at(0, 0x1_0000_0005)).unwrap(); // minstreth
+        c.write(0xb02, 100, at(0, 0x1_0000_0006)).unwrap();
+        // The writing instruction retires: 0x1_0000_0007 instructions before the next one.
+        assert_eq!(c.read(0xb02, at(0, 0x1_0000_0007)), Ok(100));
+        assert_eq!(c.read(0xb82, at(0, 0x1_0000_0007)), Ok(1));
+        assert_eq!(c.read(0xb02, at(0, 0x1_0000_0009)), Ok(102), "minstret counts on from the value");
+        c.write(0xb80, 7, at(1000, 0)).unwrap();
+        assert_eq!(c.read(0xb80, at(1001, 0)), Ok(7), "one cycle later: the written value");
+        assert_eq!(c.read(0xc01, at(1001, 0)), Ok(1001), "time follows the clock, not mcycle");
     }
 
     #[test]
     fn a_debuggers_counter_write_reads_back_exactly() {
         let mut c = Csrs::default();
-        c.debug_write(0xb02, 500, 1000).unwrap(); // minstret
-        c.debug_write(0xb00, 7000, 1000).unwrap(); // mcycle
-        assert_eq!((c.read(0xb02, 1000, 1000), c.read(0xb00, 1000, 1000)), (Ok(500), Ok(7000)));
+        let at = Counters { now: 1000, retired: 300, mtime: 1000 };
+        c.debug_write(0xb02, 500, at).unwrap(); // minstret
+        c.debug_write(0xb00, 7000, at).unwrap(); // mcycle
+        assert_eq!((c.read(0xb02, at), c.read(0xb00, at)), (Ok(500), Ok(7000)));
     }
 
     #[test]
     fn accepted_and_ignored_csrs() {
         let mut c = Csrs::default();
         for csr in [0x180, 0x302, 0x303, 0x3a0, 0x3b0, 0x3bf, 0x344] {
-            c.write(csr, 0xffff_ffff, 0).unwrap();
-            assert_eq!(c.read(csr, 0, 0), Ok(0), "csr {csr:#x}");
+            c.write(csr, 0xffff_ffff, Counters::default()).unwrap();
+            assert_eq!(c.read(csr, Counters::default()), Ok(0), "csr {csr:#x}");
         }
     }
 }

@@ -66,7 +66,9 @@ pub enum Flow {
     /// To the next instruction (unless it traps).
     Next,
     /// Possibly elsewhere (jumps, branches, `mret`), or to code that must be fetched afresh
-    /// (`fence.i`), or into the host (`ecall`, `ebreak` for semihosting, `wfi`).
+    /// (`fence.i`), or into the host (`ecall`, `ebreak` for semihosting, `wfi`), or to a look
+    /// at the interrupts (a CSR instruction may enable one; and a block counts its
+    /// instructions when it starts, which a counter read in its middle would see).
     Leave,
 }
 
@@ -189,12 +191,12 @@ instructions! {
     Ebreak    "ebreak"   Bare          Base   Leave  0x0010_0073;
     Mret      "mret"     Bare          Base   Leave  0x3020_0073;
     Wfi       "wfi"      Bare          Base   Leave  0x1050_0073;
-    Csrrw     "csrrw"    Csr           Base   Next   0x3405_9573; // csrrw a0, mscratch, a1
-    Csrrs     "csrrs"    Csr           Base   Next   0x3405_a573;
-    Csrrc     "csrrc"    Csr           Base   Next   0x3405_b573;
-    Csrrwi    "csrrwi"   CsrImm        Base   Next   0x3402_d573; // csrrwi a0, mscratch, 5
-    Csrrsi    "csrrsi"   CsrImm        Base   Next   0x3402_e573;
-    Csrrci    "csrrci"   CsrImm        Base   Next   0x3402_f573;
+    Csrrw     "csrrw"    Csr           Base   Leave  0x3405_9573; // csrrw a0, mscratch, a1
+    Csrrs     "csrrs"    Csr           Base   Leave  0x3405_a573;
+    Csrrc     "csrrc"    Csr           Base   Leave  0x3405_b573;
+    Csrrwi    "csrrwi"   CsrImm        Base   Leave  0x3402_d573; // csrrwi a0, mscratch, 5
+    Csrrsi    "csrrsi"   CsrImm        Base   Leave  0x3402_e573;
+    Csrrci    "csrrci"   CsrImm        Base   Leave  0x3402_f573;
     CboClean  "cbo.clean" CacheBlock   Base   Next   0x0015_200f; // cbo.clean (a0)
     CboFlush  "cbo.flush" CacheBlock   Base   Next   0x0025_200f;
     CboInval  "cbo.inval" CacheBlock   Base   Next   0x0005_200f;

@@ -21,7 +21,7 @@ use crate::bus::{Access, Bus, CacheOp, MemFault, Width};
 use crate::stop::MAX_CYCLE;
 use block_cache::{Block, BlockCache};
 use calls::CallTree;
-use csr::{Csrs, Priv};
+use csr::{Counters, Csrs, Priv};
 use decode::{decode, Insn};
 use isa::Op;
 use mxpsim_detector::event::Range;
@@ -141,10 +141,13 @@ pub struct Hart {
     pub pc: u32,
     pub csr: Csrs,
     /// The clock: cycles since reset. Never goes back (unlike `mcycle`, which the firmware
-    /// may write).
+    /// may write). While [`Hart::run_blocks`] runs, the clock is a local of its own (kept in
+    /// a register: the field, loaded and stored per instruction, cost a sixth of the
+    /// interpreter's speed), written back here before anything out of line reads it.
     pub now: u64,
     /// Instructions executed, trapping ones included: what `--max-insns` limits. (Not
-    /// `minstret`, which the firmware may write.)
+    /// `minstret`, which the firmware may write.) Inside [`Hart::run_blocks`] it counts the
+    /// instructions of the block being run up to its end, the one executing included.
     pub steps: u64,
     /// Traps taken (not interrupts): the steps that retired nothing.
     traps: u64,
@@ -245,6 +248,16 @@ impl Hart {
         self.steps - self.traps
     }
 
+    /// `minstret` (as the firmware reads it between instructions).
+    pub fn minstret(&self) -> u64 {
+        self.csr.minstret(self.retired())
+    }
+
+    /// The counters now, between instructions, with the machine timer at `mtime`.
+    pub fn counters(&self, mtime: u64) -> Counters {
+        Counters { now: self.now, retired: self.retired(), mtime }
+    }
+
     /// The call contexts seen so far (empty unless the bus asks for them).
     pub fn calls(&self) -> &CallTree {
         &self.calls
@@ -301,21 +314,32 @@ impl Hart {
     /// caller (see [`Exit`]).
     pub fn run<B: Bus, O: Observer>(&mut self, bus: &mut B, obs: &mut O, budget: u64) -> Exit {
         let mut touched = false;
-        let exit = self.run_blocks(bus, obs, budget, &mut touched);
+        let mut now = self.now;
+        let exit = self.run_blocks(bus, obs, budget, &mut touched, &mut now);
+        self.now = now;
         self.touched |= touched;
         exit
     }
 
     /// [`Hart::run`], with [`Hart::touched`] for the blocks run kept in `touched` until a trap
-    /// needs it (a field written per block would cost the loop a tenth of its speed).
+    /// needs it (a field written per block would cost the loop a tenth of its speed), and the
+    /// clock in `now` (see [`Hart::now`]: `self.now` is set from it around every call out of
+    /// line).
     #[inline(always)]
-    fn run_blocks<B: Bus, O: Observer>(&mut self, bus: &mut B, obs: &mut O, budget: u64, touched: &mut bool) -> Exit {
+    fn run_blocks<B: Bus, O: Observer>(
+        &mut self,
+        bus: &mut B,
+        obs: &mut O,
+        budget: u64,
+        touched: &mut bool,
+        now: &mut u64,
+    ) -> Exit {
         // The probe the caller was stopped at: this time its instruction runs.
         let mut resume = self.probe_reported.take();
-        let mut left = budget;
-        while left > 0 {
-            if self.now >= self.irq_check_at {
-                if let Some(exit) = self.between_instructions(bus, obs) {
+        let stop_at = self.steps.saturating_add(budget);
+        while self.steps < stop_at {
+            if *now >= self.irq_check_at {
+                if let Some(exit) = self.with_clock(now, |hart| hart.between_instructions(bus, obs)) {
                     return exit;
                 }
             }
@@ -328,18 +352,20 @@ impl Hart {
                         // Run once, never kept: the probe stays in force.
                         resume = None;
                         *touched |= insn.op.accesses_memory();
-                        left -= 1;
-                        if let Err(Some(exit)) = self.step(bus, obs, insn, pc, touched) {
-                            return exit;
+                        self.steps += 1;
+                        if let Err(event) = self.step(bus, obs, insn, pc, now) {
+                            let end = |hart: &mut Self| hart.step_ended(bus, obs, event, insn, pc, touched);
+                            if let Some(exit) = self.with_clock(now, end) {
+                                return exit;
+                            }
                         }
                         continue;
                     }
                     Err(Some(trap)) => {
                         resume = None;
-                        left -= 1;
                         self.steps += 1;
                         self.touched |= std::mem::take(touched);
-                        if let Some(exit) = self.take_trap(bus, pc, trap, obs) {
+                        if let Some(exit) = self.with_clock(now, |hart| hart.take_trap(bus, pc, trap, obs)) {
                             return exit;
                         }
                         continue;
@@ -355,21 +381,27 @@ impl Hart {
             *touched |= block.touches_memory;
             // Straight through the block; anything that needs a look between instructions
             // (an interrupt due, a stop the bus asked for, a CSR write, a store to this very
-            // code) brings `irq_check_at` forward, and the block is left there.
-            let run = block.len().min(left.min(u32::MAX as u64) as u32);
-            left -= run as u64;
+            // code) brings `irq_check_at` forward, and the block is left there. The steps are
+            // counted for the whole run at once; leaving early gives back those not started.
+            let run = block.len().min((stop_at - self.steps).min(u32::MAX as u64) as u32);
+            self.steps += run as u64;
+            let end = block.start + run;
             let mut pc = pc;
-            for i in block.start..block.start + run {
-                match self.step(bus, obs, self.blocks.insn(i), pc, touched) {
+            for i in block.start..end {
+                let insn = self.blocks.insn(i);
+                match self.step(bus, obs, insn, pc, now) {
                     Ok(next) => pc = next,
-                    Err(None) => {
-                        left += (block.start + run - 1 - i) as u64;
-                        break;
+                    Err(event) => {
+                        self.steps -= (end - 1 - i) as u64;
+                        let end = |hart: &mut Self| hart.step_ended(bus, obs, event, insn, pc, touched);
+                        match self.with_clock(now, end) {
+                            Some(exit) => return exit,
+                            None => break,
+                        }
                     }
-                    Err(Some(exit)) => return exit,
                 }
-                if self.now >= self.irq_check_at {
-                    left += (block.start + run - 1 - i) as u64;
+                if *now >= self.irq_check_at {
+                    self.steps -= (end - 1 - i) as u64;
                     break;
                 }
             }
@@ -377,9 +409,19 @@ impl Hart {
         self.take_halt().unwrap_or(Exit::Budget)
     }
 
-    /// Executes `insn`, fetched from `pc`, as one step: retires it (and returns the next PC),
-    /// or takes its trap (`Err(None)`: the hart goes on at the handler), or completes it and
-    /// returns the exit it asks for. `touched`: see [`Hart::run_blocks`].
+    /// Runs `f` (out of line) with the clock `now` of [`Hart::run_blocks`] in [`Hart::now`],
+    /// and takes back the clock it leaves there.
+    #[inline(always)]
+    fn with_clock<R>(&mut self, now: &mut u64, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.now = *now;
+        let result = f(self);
+        *now = self.now;
+        result
+    }
+
+    /// Executes `insn`, fetched from `pc` and counted in [`Hart::steps`], at clock `now`:
+    /// retires it and returns the next PC, or returns what stopped it ([`Hart::step_ended`]
+    /// handles that).
     #[inline(always)]
     fn step<B: Bus, O: Observer>(
         &mut self,
@@ -387,39 +429,52 @@ impl Hart {
         obs: &mut O,
         insn: Insn,
         pc: u32,
-        touched: &mut bool,
-    ) -> Result<u32, Option<Exit>> {
-        self.steps += 1;
+        now: &mut u64,
+    ) -> Result<u32, Event> {
         // Only an observer needs the word (read before the instruction may overwrite it).
         let raw = if O::ENABLED { fetch(bus, pc).unwrap_or(0) } else { 0 };
-        match self.execute(bus, insn, pc) {
-            Ok(next) => {
-                self.x[0] = 0;
-                self.pc = next;
-                self.csr.instret = self.csr.instret.wrapping_add(1);
-                self.now += self.costs.of(insn.op);
-                if O::ENABLED {
-                    let rd_write = insn.op.writes_rd().then(|| (insn.rd(), self.reg(insn.rd())));
-                    obs.retired(pc, raw, rd_write.filter(|(rd, _)| *rd != 0));
-                }
-                Ok(next)
-            }
-            Err(Event::Trap(trap)) => {
+        let next = self.execute(bus, insn, pc, now)?;
+        self.x[0] = 0;
+        self.pc = next;
+        *now += self.costs.of(insn.op);
+        if O::ENABLED {
+            let rd_write = insn.op.writes_rd().then(|| (insn.rd(), self.reg(insn.rd())));
+            obs.retired(pc, raw, rd_write.filter(|(rd, _)| *rd != 0));
+        }
+        Ok(next)
+    }
+
+    /// The end of a [`Hart::step`] that did not simply retire: a trap is taken (`None`: the
+    /// hart goes on at the handler), or the instruction completes and the exit it asks for
+    /// is returned. [`Hart::steps`] counts up to this instruction. `touched`: see
+    /// [`Hart::run_blocks`].
+    #[cold]
+    fn step_ended<B: Bus, O: Observer>(
+        &mut self,
+        bus: &mut B,
+        obs: &mut O,
+        event: Event,
+        insn: Insn,
+        pc: u32,
+        touched: &mut bool,
+    ) -> Option<Exit> {
+        match event {
+            Event::Trap(trap) => {
                 self.touched |= std::mem::take(touched);
-                Err(self.take_trap(bus, pc, trap, obs))
+                self.take_trap(bus, pc, trap, obs)
             }
-            Err(Event::Stop(exit)) => {
+            Event::Stop(exit) => {
                 // Semihosting calls and a wfi that can never wake complete their
                 // instruction first.
                 self.touched = true;
                 self.x[0] = 0;
                 self.pc = pc.wrapping_add(insn.size());
-                self.csr.instret = self.csr.instret.wrapping_add(1);
                 self.now += self.costs.of(insn.op);
                 if O::ENABLED {
-                    obs.retired(pc, raw, None);
+                    // (Neither writes memory: the word is the one executed.)
+                    obs.retired(pc, fetch(bus, pc).unwrap_or(0), None);
                 }
-                Err(Some(exit))
+                Some(exit)
             }
         }
     }
@@ -509,12 +564,13 @@ impl Hart {
     /// `mstatus.MIE`), skipping simulated time to the timer's next edge; stops the run when
     /// nothing can ever wake the hart.
     #[inline(never)]
-    fn wait_for_interrupt<B: Bus>(&mut self, bus: &mut B, pc: u32, next: u32) -> Result<u32, Event> {
+    /// Returns the clock when it wakes (`now`: when it starts).
+    fn wait_for_interrupt<B: Bus>(&mut self, bus: &mut B, pc: u32, now: u64) -> Result<u64, Event> {
         self.touched = true;
-        self.csr.mip = bus.interrupts(self.now);
+        self.csr.mip = bus.interrupts(now);
         self.irq_check_at = 0;
         if self.csr.enabled_pending() != 0 {
-            return Ok(next);
+            return Ok(now);
         }
         // Only the timer rises by itself; a software interrupt needs a store, and the hart
         // is the only one that could make it.
@@ -522,8 +578,7 @@ impl Hart {
         // A compare value beyond the simulator's time bound is out of reach too.
         if self.csr.mie() & Interrupt::Timer.bit() != 0 && rise <= MAX_CYCLE {
             // Past the cycle limit, the wait ends there (and so does the run).
-            self.now = self.now.max(rise.min(self.cycle_limit));
-            return Ok(next);
+            return Ok(now.max(rise.min(self.cycle_limit)));
         }
         Err(Event::Stop(Exit::Asleep { pc, mie: self.csr.mie() }))
     }
@@ -614,9 +669,10 @@ impl Hart {
         (alike, *count >= MAX_SAME_STATE && !timer_may_fire)
     }
 
-    /// Executes one instruction; returns the next PC.
+    /// Executes one instruction at clock `now` (which it moves by its stalls and penalties);
+    /// returns the next PC.
     #[inline(always)]
-    fn execute<B: Bus>(&mut self, bus: &mut B, i: Insn, pc: u32) -> Result<u32, Event> {
+    fn execute<B: Bus>(&mut self, bus: &mut B, i: Insn, pc: u32, now: &mut u64) -> Result<u32, Event> {
         let rs1 = self.reg(i.rs1);
         let rs2 = self.reg(i.rs2);
         let imm = i.imm as u32;
@@ -624,22 +680,22 @@ impl Hart {
         let value = match i.op {
             Op::Lui => imm,
             Op::Auipc => pc.wrapping_add(imm),
-            Op::Jal => return Ok(self.jump(bus, pc, next, i.rd(), None, pc.wrapping_add(imm))),
-            Op::Jalr => return Ok(self.jump(bus, pc, next, i.rd(), Some(i.rs1), rs1.wrapping_add(imm) & !1)),
-            Op::Beq => return Ok(self.branch(rs1 == rs2, pc, next, imm)),
-            Op::Bne => return Ok(self.branch(rs1 != rs2, pc, next, imm)),
-            Op::Blt => return Ok(self.branch((rs1 as i32) < (rs2 as i32), pc, next, imm)),
-            Op::Bge => return Ok(self.branch((rs1 as i32) >= (rs2 as i32), pc, next, imm)),
-            Op::Bltu => return Ok(self.branch(rs1 < rs2, pc, next, imm)),
-            Op::Bgeu => return Ok(self.branch(rs1 >= rs2, pc, next, imm)),
-            Op::Lb => self.load(bus, pc, rs1.wrapping_add(imm), Width::Byte)? as i8 as u32,
-            Op::Lh => self.load(bus, pc, rs1.wrapping_add(imm), Width::Half)? as i16 as u32,
-            Op::Lw => self.load(bus, pc, rs1.wrapping_add(imm), Width::Word)?,
-            Op::Lbu => self.load(bus, pc, rs1.wrapping_add(imm), Width::Byte)?,
-            Op::Lhu => self.load(bus, pc, rs1.wrapping_add(imm), Width::Half)?,
-            Op::Sb => return self.store(bus, pc, rs1.wrapping_add(imm), Width::Byte, rs2, next),
-            Op::Sh => return self.store(bus, pc, rs1.wrapping_add(imm), Width::Half, rs2, next),
-            Op::Sw => return self.store(bus, pc, rs1.wrapping_add(imm), Width::Word, rs2, next),
+            Op::Jal => return Ok(self.jump(bus, now, pc, next, i.rd(), None, pc.wrapping_add(imm))),
+            Op::Jalr => return Ok(self.jump(bus, now, pc, next, i.rd(), Some(i.rs1), rs1.wrapping_add(imm) & !1)),
+            Op::Beq => return Ok(self.branch(now, rs1 == rs2, pc, next, imm)),
+            Op::Bne => return Ok(self.branch(now, rs1 != rs2, pc, next, imm)),
+            Op::Blt => return Ok(self.branch(now, (rs1 as i32) < (rs2 as i32), pc, next, imm)),
+            Op::Bge => return Ok(self.branch(now, (rs1 as i32) >= (rs2 as i32), pc, next, imm)),
+            Op::Bltu => return Ok(self.branch(now, rs1 < rs2, pc, next, imm)),
+            Op::Bgeu => return Ok(self.branch(now, rs1 >= rs2, pc, next, imm)),
+            Op::Lb => self.load(bus, now, pc, rs1.wrapping_add(imm), Width::Byte)? as i8 as u32,
+            Op::Lh => self.load(bus, now, pc, rs1.wrapping_add(imm), Width::Half)? as i16 as u32,
+            Op::Lw => self.load(bus, now, pc, rs1.wrapping_add(imm), Width::Word)?,
+            Op::Lbu => self.load(bus, now, pc, rs1.wrapping_add(imm), Width::Byte)?,
+            Op::Lhu => self.load(bus, now, pc, rs1.wrapping_add(imm), Width::Half)?,
+            Op::Sb => return self.store(bus, now, pc, rs1.wrapping_add(imm), Width::Byte, rs2, next),
+            Op::Sh => return self.store(bus, now, pc, rs1.wrapping_add(imm), Width::Half, rs2, next),
+            Op::Sw => return self.store(bus, now, pc, rs1.wrapping_add(imm), Width::Word, rs2, next),
             Op::Addi => rs1.wrapping_add(imm),
             Op::Slti => ((rs1 as i32) < (imm as i32)) as u32,
             Op::Sltiu => (rs1 < imm) as u32,
@@ -677,7 +733,7 @@ impl Hart {
                 if rs1 & 3 != 0 {
                     return Err(Event::Trap(Trap::new(Cause::LoadMisaligned, rs1)));
                 }
-                let value = self.load(bus, pc, rs1, Width::Word)?;
+                let value = self.load(bus, now, pc, rs1, Width::Word)?;
                 self.reservation = Some(rs1);
                 value
             }
@@ -690,19 +746,19 @@ impl Hart {
                     self.set_reg(i.rd, 1);
                     return Ok(next);
                 }
-                self.write(bus, pc, rs1, Width::Word, rs2)?;
+                self.write(bus, now, pc, rs1, Width::Word, rs2)?;
                 self.set_reg(i.rd, 0);
                 return self.stored(bus, rs1, 4, next);
             }
-            Op::AmoswapW => return self.amo(bus, pc, i.rd, rs1, next, |_, b| b, rs2),
-            Op::AmoaddW => return self.amo(bus, pc, i.rd, rs1, next, u32::wrapping_add, rs2),
-            Op::AmoxorW => return self.amo(bus, pc, i.rd, rs1, next, |a, b| a ^ b, rs2),
-            Op::AmoandW => return self.amo(bus, pc, i.rd, rs1, next, |a, b| a & b, rs2),
-            Op::AmoorW => return self.amo(bus, pc, i.rd, rs1, next, |a, b| a | b, rs2),
-            Op::AmominW => return self.amo(bus, pc, i.rd, rs1, next, |a, b| (a as i32).min(b as i32) as u32, rs2),
-            Op::AmomaxW => return self.amo(bus, pc, i.rd, rs1, next, |a, b| (a as i32).max(b as i32) as u32, rs2),
-            Op::AmominuW => return self.amo(bus, pc, i.rd, rs1, next, u32::min, rs2),
-            Op::AmomaxuW => return self.amo(bus, pc, i.rd, rs1, next, u32::max, rs2),
+            Op::AmoswapW => return self.amo(bus, now, pc, i.rd, rs1, next, |_, b| b, rs2),
+            Op::AmoaddW => return self.amo(bus, now, pc, i.rd, rs1, next, u32::wrapping_add, rs2),
+            Op::AmoxorW => return self.amo(bus, now, pc, i.rd, rs1, next, |a, b| a ^ b, rs2),
+            Op::AmoandW => return self.amo(bus, now, pc, i.rd, rs1, next, |a, b| a & b, rs2),
+            Op::AmoorW => return self.amo(bus, now, pc, i.rd, rs1, next, |a, b| a | b, rs2),
+            Op::AmominW => return self.amo(bus, now, pc, i.rd, rs1, next, |a, b| (a as i32).min(b as i32) as u32, rs2),
+            Op::AmomaxW => return self.amo(bus, now, pc, i.rd, rs1, next, |a, b| (a as i32).max(b as i32) as u32, rs2),
+            Op::AmominuW => return self.amo(bus, now, pc, i.rd, rs1, next, u32::min, rs2),
+            Op::AmomaxuW => return self.amo(bus, now, pc, i.rd, rs1, next, u32::max, rs2),
             // One hart and coherent memory: ordering fences have nothing to order yet.
             Op::Fence => return Ok(next),
             Op::FenceI => {
@@ -715,7 +771,8 @@ impl Hart {
                 if self.csr.privilege == Priv::User && self.csr.timeout_wait() {
                     return Err(illegal(bus, pc));
                 }
-                return self.wait_for_interrupt(bus, pc, next);
+                *now = self.wait_for_interrupt(bus, pc, *now)?;
+                return Ok(next);
             }
             Op::Ecall => {
                 let cause = match self.csr.privilege {
@@ -740,14 +797,15 @@ impl Hart {
                 return Ok(self.csr.leave_trap());
             }
             Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {
-                let mtime = bus.mtime(self.now);
-                let old = self.csr_op(i, rs1, mtime).map_err(|_| illegal(bus, pc))?;
+                // (`steps` counts this instruction: a CSR instruction ends its block.)
+                let at = Counters { now: *now, retired: self.retired() - 1, mtime: bus.mtime(*now) };
+                let old = self.csr_op(i, rs1, at).map_err(|_| illegal(bus, pc))?;
                 self.irq_check_at = 0; // mie, mstatus.MIE may have changed
                 old
             }
-            Op::CboClean => return self.cache_block(bus, pc, CacheOp::Clean, rs1, next),
-            Op::CboFlush => return self.cache_block(bus, pc, CacheOp::Flush, rs1, next),
-            Op::CboInval => return self.cache_block(bus, pc, CacheOp::Inval, rs1, next),
+            Op::CboClean => return self.cache_block(bus, now, pc, CacheOp::Clean, rs1, next),
+            Op::CboFlush => return self.cache_block(bus, now, pc, CacheOp::Flush, rs1, next),
+            Op::CboInval => return self.cache_block(bus, now, pc, CacheOp::Inval, rs1, next),
             Op::Illegal => return Err(Event::illegal(i.imm as u32)),
         };
         self.set_reg(i.rd, value);
@@ -757,12 +815,22 @@ impl Hart {
     /// `jal` (`rs1` = None) or `jalr` at `pc`; returns the target. (With C, no jump target
     /// is misaligned: offsets are even and `jalr` clears bit 0.)
     #[inline(always)]
-    fn jump<B: Bus>(&mut self, bus: &mut B, pc: u32, next: u32, rd: u8, rs1: Option<u8>, target: u32) -> u32 {
+    #[allow(clippy::too_many_arguments)]
+    fn jump<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        now: &u64,
+        pc: u32,
+        next: u32,
+        rd: u8,
+        rs1: Option<u8>,
+        target: u32,
+    ) -> u32 {
         if B::CALL_CONTEXTS {
             let before = self.calls.current();
             self.calls.jump(pc, rd, rs1, self.x[2]);
             if self.calls.current() != before {
-                bus.set_context(self.calls.current(), target, self.now);
+                bus.set_context(self.calls.current(), target, *now);
             }
         }
         self.set_reg(rd, next);
@@ -771,51 +839,62 @@ impl Hart {
 
     /// A conditional branch: the next PC, and the penalty of a taken branch.
     #[inline(always)]
-    fn branch(&mut self, taken: bool, pc: u32, next: u32, offset: u32) -> u32 {
+    fn branch(&mut self, now: &mut u64, taken: bool, pc: u32, next: u32, offset: u32) -> u32 {
         if !taken {
             return next;
         }
-        self.now += self.taken_branch;
+        *now += self.taken_branch;
         pc.wrapping_add(offset)
     }
 
-    /// Waits `cycles` for the bus, no longer than the cycle limit (the run then stops with
-    /// the clock at the limit: a wait behind a long DMA may be billions of cycles).
+    /// The clock after waiting `cycles` for the bus from `now`, no later than the cycle limit
+    /// (the run then stops with the clock at the limit: a wait behind a long DMA may be
+    /// billions of cycles).
     #[inline(always)]
-    fn wait(&mut self, cycles: u64) {
-        self.now = (self.now + cycles).min(self.cycle_limit.max(self.now));
+    fn waited(&self, now: u64, cycles: u64) -> u64 {
+        (now + cycles).min(self.cycle_limit.max(now))
     }
 
     #[inline(always)]
-    fn load<B: Bus>(&mut self, bus: &mut B, pc: u32, addr: u32, width: Width) -> Result<u32, Event> {
-        let at = Access { pc, now: self.now };
+    fn load<B: Bus>(&mut self, bus: &mut B, now: &mut u64, pc: u32, addr: u32, width: Width) -> Result<u32, Event> {
+        let at = Access { pc, now: *now };
         let (value, stall) = bus.load(at, addr, width).map_err(|f| Event::access_fault(Cause::LoadAccessFault, f))?;
-        self.wait(stall);
+        *now = self.waited(*now, stall);
         // A device may stop the run on a load (a malformed accelerator reply request).
         self.check_halt(bus);
         Ok(value)
     }
 
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn store<B: Bus>(
         &mut self,
         bus: &mut B,
+        now: &mut u64,
         pc: u32,
         addr: u32,
         width: Width,
         value: u32,
         next: u32,
     ) -> Result<u32, Event> {
-        self.write(bus, pc, addr, width, value)?;
+        self.write(bus, now, pc, addr, width, value)?;
         self.stored(bus, addr, width.bytes(), next)
     }
 
     /// The memory write of a store.
     #[inline(always)]
-    fn write<B: Bus>(&mut self, bus: &mut B, pc: u32, addr: u32, width: Width, value: u32) -> Result<(), Event> {
-        let at = Access { pc, now: self.now };
+    fn write<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        now: &mut u64,
+        pc: u32,
+        addr: u32,
+        width: Width,
+        value: u32,
+    ) -> Result<(), Event> {
+        let at = Access { pc, now: *now };
         let stall = bus.store(at, addr, width, value).map_err(|f| Event::access_fault(Cause::StoreAccessFault, f))?;
-        self.wait(stall);
+        *now = self.waited(*now, stall);
         Ok(())
     }
 
@@ -835,16 +914,32 @@ impl Hart {
         Ok(next)
     }
 
-    /// An AMO: `rd` gets the word at `addr`, which becomes `op(word, src)`. The read and the
-    /// write are one access at one moment (both see the same `now`; the memory system reports
-    /// them as consecutive nodes of the CPU timeline, nothing between them); a fault of either
-    /// is a store/AMO fault.
+    /// An AMO at clock `now`: `rd` gets the word at `addr`, which becomes `op(word, src)`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn amo<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        now: &mut u64,
+        pc: u32,
+        rd: u8,
+        addr: u32,
+        next: u32,
+        op: fn(u32, u32) -> u32,
+        src: u32,
+    ) -> Result<u32, Event> {
+        self.with_clock(now, |hart| hart.amo_out_of_line(bus, pc, rd, addr, next, op, src))
+    }
+
+    /// [`Hart::amo`] at clock [`Hart::now`]. The read and the write are one access at one
+    /// moment (both see the same `now`; the memory system reports them as consecutive nodes
+    /// of the CPU timeline, nothing between them); a fault of either is a store/AMO fault.
     ///
     /// Kept out of line (as the other A instructions): rare, and inlined nine times over they
     /// slowed the interpreter's loop for every program.
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
-    fn amo<B: Bus>(
+    fn amo_out_of_line<B: Bus>(
         &mut self,
         bus: &mut B,
         pc: u32,
@@ -861,21 +956,31 @@ impl Hart {
         let fault = |f| Event::access_fault(Cause::StoreAccessFault, f);
         let (old, load_stall) = bus.load(at, addr, Width::Word).map_err(fault)?;
         let store_stall = bus.store(at, addr, Width::Word, op(old, src)).map_err(fault)?;
-        self.wait(load_stall + store_stall);
+        self.now = self.waited(self.now, load_stall + store_stall);
         self.set_reg(rd, old);
         self.stored(bus, addr, 4, next)
     }
 
-    fn cache_block<B: Bus>(&mut self, bus: &mut B, pc: u32, op: CacheOp, addr: u32, next: u32) -> Result<u32, Event> {
-        let at = Access { pc, now: self.now };
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn cache_block<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        now: &mut u64,
+        pc: u32,
+        op: CacheOp,
+        addr: u32,
+        next: u32,
+    ) -> Result<u32, Event> {
+        let at = Access { pc, now: *now };
         // Zicbom reports faults of cache-block operations as store/AMO faults.
         let stall = bus.cache_block(at, op, addr).map_err(|f| Event::access_fault(Cause::StoreAccessFault, f))?;
-        self.wait(stall);
+        *now = self.waited(*now, stall);
         Ok(next)
     }
 
     /// Reads and/or writes a CSR; returns the old value (for `rd`).
-    fn csr_op(&mut self, i: Insn, rs1: u32, mtime: u64) -> Result<u32, csr::IllegalCsrAccess> {
+    fn csr_op(&mut self, i: Insn, rs1: u32, at: Counters) -> Result<u32, csr::IllegalCsrAccess> {
         let csr = i.imm as u16;
         self.touched |= Csrs::moves_by_itself(csr);
         // Immediate forms take the 5-bit value in the rs1 field.
@@ -883,16 +988,16 @@ impl Hart {
         match i.op {
             Op::Csrrw | Op::Csrrwi => {
                 // rd = x0 does not read (and cannot fault on a read).
-                let old = if i.rd() != 0 { self.csr.read(csr, self.now, mtime)? } else { 0 };
-                self.csr.write(csr, src, self.now)?;
+                let old = if i.rd() != 0 { self.csr.read(csr, at)? } else { 0 };
+                self.csr.write(csr, src, at)?;
                 Ok(old)
             }
             _ => {
-                let old = self.csr.read(csr, self.now, mtime)?;
+                let old = self.csr.read(csr, at)?;
                 // rs1 = x0 / uimm = 0 does not write (so read-only CSRs may be read this way).
                 if i.rs1 != 0 {
                     let new = if matches!(i.op, Op::Csrrs | Op::Csrrsi) { old | src } else { old & !src };
-                    self.csr.write(csr, new, self.now)?;
+                    self.csr.write(csr, new, at)?;
                 }
                 Ok(old)
             }

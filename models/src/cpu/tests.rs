@@ -214,7 +214,7 @@ fn a_jump_to_a_2_byte_boundary_is_fine_and_only_an_odd_pc_is_misaligned() {
     assert_eq!((hart.pc, hart.x[1]), (BASE + 0x102, BASE + 4));
     // Only an odd PC (an ELF entry, say) is misaligned: jumps clear bit 0 or add even offsets.
     let (mut hart, mut bus) = machine(&[NOP]);
-    hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
+    hart.csr.write(0x305, BASE + 0x40, Counters::default()).unwrap();
     hart.pc = BASE + 1;
     hart.run(&mut bus, &mut (), 1);
     assert_eq!((hart.csr.mcause, hart.csr.mtval, hart.csr.mepc), (0, BASE + 1, BASE + 1));
@@ -234,10 +234,10 @@ fn compressed_and_32_bit_instructions_mix() {
     //   0: c.li a0, 1          2: addi a0, a0, 2 (32-bit)     6: c.jal 0xa
     //   8: c.li a1, 7 (skipped)   a: c.mv a2, ra              c: c.ebreak
     let (mut hart, mut bus) = machine_parcels(&[0x4505, 0x0513, 0x0025, 0x2011, 0x459d, 0x8606, 0x9002]);
-    hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
+    hart.csr.write(0x305, BASE + 0x40, Counters::default()).unwrap();
     assert_eq!(hart.run(&mut bus, &mut (), 5), Exit::Budget);
     assert_eq!((hart.x[10], hart.x[11], hart.x[12]), (3, 0, BASE + 8), "c.jal links the next parcel");
-    assert_eq!(hart.csr.instret, 4);
+    assert_eq!(hart.minstret(), 4);
     // c.ebreak is a breakpoint even between semihosting-looking words: never a call.
     assert_eq!((hart.csr.mcause, hart.csr.mepc, hart.pc), (3, BASE + 0xc, BASE + 0x40));
 }
@@ -247,7 +247,7 @@ fn a_32_bit_instruction_across_the_end_of_memory_faults_on_its_second_half() {
     let end = BASE + 0x1_0000;
     let (mut hart, mut bus) = machine(&[]);
     bus.poke(end - 2, &0x0513u16.to_le_bytes()).unwrap(); // first half of an addi
-    hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
+    hart.csr.write(0x305, BASE + 0x40, Counters::default()).unwrap();
     hart.pc = end - 2;
     hart.run(&mut bus, &mut (), 1);
     assert_eq!((hart.csr.mcause, hart.csr.mtval, hart.csr.mepc), (1, end, end - 2));
@@ -292,7 +292,7 @@ fn run_reservation(program: &[u32], steps: u64) -> (Hart, u32) {
     let (mut hart, mut bus) = machine(program);
     let data = BASE + 0x100;
     bus.poke(data, &5u32.to_le_bytes()).unwrap();
-    hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
+    hart.csr.write(0x305, BASE + 0x40, Counters::default()).unwrap();
     (hart.x[11], hart.x[13]) = (data, 9);
     hart.run(&mut bus, &mut (), steps);
     let mut word = [0; 4];
@@ -332,7 +332,7 @@ fn misaligned_atomics_trap_and_faults_are_store_faults() {
         (LR_W, 0x9000_0000, 5),
     ] {
         let (mut hart, mut bus) = machine(&[LR_W, insn]);
-        hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
+        hart.csr.write(0x305, BASE + 0x40, Counters::default()).unwrap();
         hart.x[11] = BASE + 0x100;
         hart.run(&mut bus, &mut (), 1);
         (hart.x[10], hart.x[11]) = (0x1234, addr);
@@ -345,11 +345,11 @@ fn misaligned_atomics_trap_and_faults_are_store_faults() {
 #[test]
 fn illegal_instruction_traps_with_the_word_in_mtval() {
     let (mut hart, mut bus) = machine(&[NOP, 0xffff_ffff]);
-    hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
+    hart.csr.write(0x305, BASE + 0x40, Counters::default()).unwrap();
     hart.run(&mut bus, &mut (), 2);
     assert_eq!((hart.csr.mcause, hart.csr.mtval, hart.csr.mepc), (2, 0xffff_ffff, BASE + 4));
     assert_eq!(hart.pc, BASE + 0x40);
-    assert_eq!(hart.csr.instret, 1, "a trapping instruction does not retire");
+    assert_eq!(hart.minstret(), 1, "a trapping instruction does not retire");
 }
 
 #[test]
@@ -381,7 +381,7 @@ fn ecall_from_user_mode_and_mret_back() {
 fn user_mode_cannot_touch_machine_csrs_or_mret() {
     for insn in [csrrs(10, 0x340, 0), MRET] {
         let (mut hart, mut bus) = machine(&[insn]);
-        hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
+        hart.csr.write(0x305, BASE + 0x40, Counters::default()).unwrap();
         hart.csr.privilege = Priv::User;
         hart.run(&mut bus, &mut (), 1);
         assert_eq!(hart.csr.mcause, 2, "{insn:#x}");
@@ -395,10 +395,10 @@ fn retired_counts_what_ran_whatever_the_firmware_writes_to_minstret() {
     let mut program = vec![csrrw(0, 0xb02, 0), 0, NOP];
     program.resize(0x40 / 4 + 4, NOP);
     let (mut hart, mut bus) = machine(&program);
-    hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
+    hart.csr.write(0x305, BASE + 0x40, Counters::default()).unwrap();
     hart.run(&mut bus, &mut (), 6);
     // 6 steps: csrw, the trap (retires nothing), 4 NOPs of the handler.
-    assert_eq!((hart.retired(), hart.csr.instret), (5, 4), "minstret was cleared by its own write");
+    assert_eq!((hart.retired(), hart.minstret()), (5, 4), "minstret was cleared by its own write");
 }
 
 #[test]
@@ -407,7 +407,7 @@ fn counters_count_retired_instructions() {
     let (hart, _) = run(&program, &[], 4);
     assert_eq!(hart.x[10], 2, "minstret reads the count before the reading instruction");
     assert_eq!(hart.x[11], 3);
-    assert_eq!(hart.csr.instret, 4);
+    assert_eq!(hart.minstret(), 4);
 }
 
 #[test]
@@ -435,7 +435,7 @@ fn trapping(body: &[u32], handler: &[u32]) -> (Hart, Memory) {
     program.resize(0x40 / 4, NOP);
     program.extend(handler);
     let (mut hart, bus) = machine(&program);
-    hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
+    hart.csr.write(0x305, BASE + 0x40, Counters::default()).unwrap();
     (hart, bus)
 }
 
@@ -508,7 +508,7 @@ fn load_and_store_faults_report_the_address() {
     for (insn, cause) in [(i(0, 10, 2, 11, 0x03), 5), (s(0, 11, 10, 2), 7), (0x0005_200f, 7)] {
         let (mut hart, mut bus) = machine(&[insn]);
         hart.x[10] = 0x9000_0004;
-        hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
+        hart.csr.write(0x305, BASE + 0x40, Counters::default()).unwrap();
         hart.run(&mut bus, &mut (), 1);
         assert_eq!((hart.csr.mcause, hart.csr.mtval), (cause, 0x9000_0004), "{insn:#x}");
     }
@@ -551,7 +551,7 @@ fn semihosting_sequence_exits_after_the_ebreak_and_plain_ebreak_traps() {
     assert_eq!(hart.pc, BASE + 8);
 
     let (mut hart, mut bus) = machine(&[NOP, EBREAK, NOP]);
-    hart.csr.write(0x305, BASE + 0x40, 0).unwrap();
+    hart.csr.write(0x305, BASE + 0x40, Counters::default()).unwrap();
     assert_eq!(hart.run(&mut bus, &mut (), 2), Exit::Budget);
     assert_eq!((hart.csr.mcause, hart.csr.mtval), (3, BASE + 4));
 }
@@ -565,7 +565,7 @@ fn tohost_store_halts_after_retiring() {
     hart.x[11] = 1;
     assert_eq!(hart.run(&mut bus, &mut (), 10), Exit::Halt);
     assert_eq!(bus.take_watched_stores(), [(BASE + 0x104, 4)]);
-    assert_eq!(hart.csr.instret, 2);
+    assert_eq!(hart.minstret(), 2);
 }
 
 #[test]
@@ -584,7 +584,7 @@ fn observer_sees_register_writes_and_traps() {
         }
     }
     let (mut hart, mut bus) = machine(&[addi(10, 0, 5), addi(0, 0, 1), 0]);
-    hart.csr.write(0x305, BASE, 0).unwrap();
+    hart.csr.write(0x305, BASE, Counters::default()).unwrap();
     let mut log = Log::default();
     hart.run(&mut bus, &mut log, 3);
     assert_eq!(
@@ -623,15 +623,15 @@ const HANDLER: u32 = BASE + 0x800;
 #[test]
 fn a_timer_interrupt_is_taken_at_the_first_boundary_after_mtime_reaches_mtimecmp() {
     let (mut hart, mut bus) = machine_with_timer(&[], 5); // tick 5 = cycle 50
-    hart.csr.write(MTVEC, HANDLER, 0).unwrap();
-    hart.csr.write(MIE, Interrupt::Timer.bit(), 0).unwrap();
-    hart.csr.write(MSTATUS, 1 << 3, 0).unwrap();
+    hart.csr.write(MTVEC, HANDLER, Counters::default()).unwrap();
+    hart.csr.write(MIE, Interrupt::Timer.bit(), Counters::default()).unwrap();
+    hart.csr.write(MSTATUS, 1 << 3, Counters::default()).unwrap();
     hart.run(&mut bus, &mut (), 60);
     // 50 one-cycle NOPs reach cycle 50; the interrupt comes before the 51st.
     assert_eq!((hart.csr.mcause, hart.csr.mepc, hart.csr.mtval), (0x8000_0007, BASE + 200, 0));
     assert_eq!(hart.csr.mstatus() & (1 << 3 | 1 << 7), 1 << 7, "MIE cleared, MPIE set");
     assert_eq!(hart.pc, HANDLER + 40, "ten NOPs of the handler ran");
-    assert_eq!(hart.csr.instret, 60, "taking the interrupt retires nothing");
+    assert_eq!(hart.minstret(), 60, "taking the interrupt retires nothing");
 }
 
 #[test]
@@ -639,8 +639,8 @@ fn a_pending_interrupt_waits_for_mstatus_mie_and_vectored_mode_adds_4_times_the_
     // csrs mstatus, t0 (t0 = MIE) after three NOPs; the software interrupt is pending all along.
     let (mut hart, mut bus) = machine_with_timer(&[NOP, NOP, NOP, csrrs(0, 0x300, 5)], u64::MAX);
     bus.store(Access { pc: 0, now: 0 }, CLINT, Width::Word, 1).unwrap(); // msip
-    hart.csr.write(MTVEC, HANDLER | 1, 0).unwrap();
-    hart.csr.write(MIE, Interrupt::Software.bit(), 0).unwrap();
+    hart.csr.write(MTVEC, HANDLER | 1, Counters::default()).unwrap();
+    hart.csr.write(MIE, Interrupt::Software.bit(), Counters::default()).unwrap();
     hart.x[5] = 1 << 3;
     hart.run(&mut bus, &mut (), 5);
     assert_eq!((hart.csr.mcause, hart.csr.mepc), (0x8000_0003, BASE + 16));
@@ -672,8 +672,8 @@ fn an_ecall_after_each_interrupt_is_no_trap_loop() {
     ]);
     let (mut hart, mut bus) = machine_with_timer(&program, u64::MAX);
     bus.store(Access { pc: 0, now: 0 }, CLINT, Width::Word, 1).unwrap(); // msip: always pending
-    hart.csr.write(MTVEC, HANDLER | 1, 0).unwrap();
-    hart.csr.write(MSTATUS, 1 << 3, 0).unwrap();
+    hart.csr.write(MTVEC, HANDLER | 1, Counters::default()).unwrap();
+    hart.csr.write(MSTATUS, 1 << 3, Counters::default()).unwrap();
     hart.x[6] = Interrupt::Software.bit();
     // About ten steps a round: some 2000 ecalls, each after an interrupt.
     assert_eq!(hart.run(&mut bus, &mut (), 20_000), Exit::Budget);
@@ -682,8 +682,8 @@ fn an_ecall_after_each_interrupt_is_no_trap_loop() {
 #[test]
 fn interrupts_preempt_user_mode_whatever_mstatus_mie() {
     let (mut hart, mut bus) = machine_with_timer(&[], 0); // pending from the start
-    hart.csr.write(MTVEC, HANDLER, 0).unwrap();
-    hart.csr.write(MIE, Interrupt::Timer.bit(), 0).unwrap();
+    hart.csr.write(MTVEC, HANDLER, Counters::default()).unwrap();
+    hart.csr.write(MIE, Interrupt::Timer.bit(), Counters::default()).unwrap();
     hart.csr.privilege = Priv::User;
     hart.run(&mut bus, &mut (), 1);
     assert_eq!((hart.csr.mcause, hart.csr.mepc, hart.csr.privilege), (0x8000_0007, BASE, Priv::Machine));
@@ -693,7 +693,7 @@ fn interrupts_preempt_user_mode_whatever_mstatus_mie() {
 fn wfi_skips_to_the_timer_edge_and_wakes_even_with_interrupts_masked() {
     const WFI: u32 = 0x1050_0073;
     let (mut hart, mut bus) = machine_with_timer(&[WFI], 1000); // cycle 10000
-    hart.csr.write(MIE, Interrupt::Timer.bit(), 0).unwrap();
+    hart.csr.write(MIE, Interrupt::Timer.bit(), Counters::default()).unwrap();
     assert_eq!(hart.run(&mut bus, &mut (), 1), Exit::Budget);
     assert_eq!((hart.pc, hart.now), (BASE + 4, 10_001), "woke at cycle 10000, then wfi's own cycle");
     assert_eq!(hart.csr.mcause, 0, "masked: not taken");
@@ -702,11 +702,11 @@ fn wfi_skips_to_the_timer_edge_and_wakes_even_with_interrupts_masked() {
     assert_eq!(hart.run(&mut bus, &mut (), 1), Exit::Asleep { pc: BASE, mie: 0 });
     // A compare value mtime never reaches cannot either.
     let (mut hart, mut bus) = machine_with_timer(&[WFI], u64::MAX);
-    hart.csr.write(MIE, Interrupt::Timer.bit(), 0).unwrap();
+    hart.csr.write(MIE, Interrupt::Timer.bit(), Counters::default()).unwrap();
     assert!(matches!(hart.run(&mut bus, &mut (), 1), Exit::Asleep { .. }));
     // Nor one beyond the simulator's 2^62 cycles (the clock would overflow after it).
     let (mut hart, mut bus) = machine_with_timer(&[WFI], 1 << 61);
-    hart.csr.write(MIE, Interrupt::Timer.bit(), 0).unwrap();
+    hart.csr.write(MIE, Interrupt::Timer.bit(), Counters::default()).unwrap();
     assert!(matches!(hart.run(&mut bus, &mut (), 1), Exit::Asleep { .. }));
 }
 
@@ -719,7 +719,7 @@ fn the_hart_stops_at_the_cycle_limit_and_no_wait_passes_it() {
     assert_eq!((hart.now, hart.steps), (10, 10), "one cycle per instruction, none past the limit");
     // A wfi for a timer edge beyond the limit waits only up to it.
     let (mut hart, mut bus) = machine_with_timer(&[WFI], 1000); // cycle 10000
-    hart.csr.write(MIE, Interrupt::Timer.bit(), 0).unwrap();
+    hart.csr.write(MIE, Interrupt::Timer.bit(), Counters::default()).unwrap();
     hart.set_cycle_limit(500);
     assert_eq!(hart.run(&mut bus, &mut (), 5), Exit::CycleLimit);
     assert_eq!(hart.now, 501, "at the limit, then the wfi's own cycle");
@@ -742,7 +742,7 @@ mod fuzz {
             for (r, v) in regs.iter().enumerate().skip(1) {
                 hart.x[r] = *v;
             }
-            hart.csr.write(0x305, BASE, 0).unwrap();
+            hart.csr.write(0x305, BASE, Counters::default()).unwrap();
             let _ = hart.run(&mut bus, &mut (), 500);
         }
     }
@@ -804,7 +804,7 @@ fn an_instruction_that_stops_the_run_completes_first() {
     let (mut hart, mut bus) = (hart, bus.with_devices(&devices, Box::new(Received(Some(b'x')))));
     (hart.x[10], hart.x[11]) = (UART, b'!' as u32);
     assert_eq!(hart.run(&mut bus, &mut (), 10), Exit::Halt);
-    assert_eq!((hart.x[0], hart.pc, hart.csr.instret), (0, BASE + 4, 1));
+    assert_eq!((hart.x[0], hart.pc, hart.minstret()), (0, BASE + 4, 1));
     assert_eq!(bus.take_console(), b"!");
     hart.run(&mut bus, &mut (), 1);
     assert_eq!(hart.x[12], 1);
