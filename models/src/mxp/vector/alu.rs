@@ -64,6 +64,27 @@ pub(super) trait ElementLoop {
     fn run(self, f: impl Fn(Elem, Elem) -> Option<Elem>) -> Self::Output;
 }
 
+/// `$body` with `$holds` bound to the test `$test` of a conditional move or mask set-up on B
+/// ([`predicate`]), one copy of `$body` per test: each is compiled with its test folded in
+/// (a match on the test per element was a jump per element in the median filters' loops).
+macro_rules! for_each_test {
+    ($test:expr, $t:expr, |$holds:ident| $body:expr) => {
+        match $test {
+            Test::Lez => for_each_test!(@one Test::Lez, $t, $holds, $body),
+            Test::Gtz => for_each_test!(@one Test::Gtz, $t, $holds, $body),
+            Test::Ltz => for_each_test!(@one Test::Ltz, $t, $holds, $body),
+            Test::Gez => for_each_test!(@one Test::Gez, $t, $holds, $body),
+            Test::Z => for_each_test!(@one Test::Z, $t, $holds, $body),
+            Test::Nz => for_each_test!(@one Test::Nz, $t, $holds, $body),
+        }
+    };
+    (@one $test:expr, $t:expr, $holds:ident, $body:expr) => {{
+        let t = $t;
+        let $holds = move |b: Elem| predicate($test, t, b);
+        $body
+    }};
+}
+
 /// Runs `element_loop` with the function that gives the element `op` produces from `a` and
 /// `b`, or `None` when it writes nothing (a conditional move whose predicate is false). A mask
 /// set-up's element is its mask bit (0 or 1).
@@ -92,8 +113,10 @@ pub(super) fn with_element_fn<L: ElementLoop>(op: Opcode, ctx: &Ctx, element_loo
         Opcode::Vslt => l.run(|a, b| Some(Elem::new((a.value < b.value).into(), false))),
         Opcode::Vsgt => l.run(|a, b| Some(Elem::new((a.value > b.value).into(), false))),
         Opcode::Vabsdiff => l.run(move |a, b| Some(Elem::new(t.wrap((a.value - b.value).abs()), false))),
-        Opcode::Vcmv(test) => l.run(move |a, b| predicate(test, t, b).then_some(a)),
-        Opcode::VsetMsk(test) => l.run(move |_, b| Some(Elem::new(predicate(test, t, b).into(), false))),
+        Opcode::Vcmv(test) => for_each_test!(test, t, |holds| l.run(move |a, b| holds(b).then_some(a))),
+        Opcode::VsetMsk(test) => {
+            for_each_test!(test, t, |holds| l.run(move |_, b| Some(Elem::new(holds(b).into(), false))))
+        }
         // The units define no flags; they leave them clear.
         Opcode::Vcustom(DIVIDER) => {
             l.run(move |a, b| Some(Elem::new(t.wrap(fix16::div(b.value as i32, a.value as i32).into()), false)))
@@ -217,6 +240,7 @@ fn shift_right(t: IntType, a: i64, b: i64) -> Elem {
 }
 
 /// The test of a conditional move or mask set-up on B and its flag (§3.5).
+#[inline(always)]
 fn predicate(test: Test, t: IntType, b: Elem) -> bool {
     // "Less than zero": the flag (borrow or overflow of a preceding subtraction) corrects the
     // sign bit of a signed operation; an unsigned one has only the flag.
