@@ -27,6 +27,7 @@ mod machine;
 use common::{elf, mxpsim, stderr, temp};
 use machine::{Machine, Op, Rng, Semantics, DRAM, SP};
 use mxpsim_detector::event::{Access, CacheOp, DmaDir, WriteBack};
+use rayon::prelude::*;
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -80,7 +81,8 @@ struct Checked {
 }
 
 /// Runs `prog` on mxpsim and under `provoke`; checks points 1–4 of the module documentation.
-fn check(prog: &[Op], write_back: WriteBack, line: u32) -> Result<Checked, String> {
+/// `id` names its files apart from those of the checks running beside it.
+fn check(id: usize, prog: &[Op], write_back: WriteBack, line: u32) -> Result<Checked, String> {
     let truth = ground_truth(prog, Semantics::model(write_back));
     // mxpsim's invalidate drops a dirty line's data, as hardware does (outside the model,
     // documented in ground_truth.rs): its outcomes are those of the machine that may too,
@@ -111,7 +113,7 @@ fn check(prog: &[Op], write_back: WriteBack, line: u32) -> Result<Checked, Strin
     if !raced {
         return Ok(Checked { nondeterministic, provoked_other: false });
     }
-    let out = temp(&format!("pgt-{}-{line}-{wb}.json", tokens.join("_").replace('.', "-")));
+    let out = temp(&format!("pgt-{id}-{}-{line}-{wb}.json", tokens.join("_").replace('.', "-")));
     let mut args = vec!["provoke", "--race-uncached", "--cache", &cache, "--report-format", "json"];
     args.extend(["--report-file", &out, &fw, "--"]);
     args.extend(tokens.iter().map(String::as_str));
@@ -155,16 +157,29 @@ fn check(prog: &[Op], write_back: WriteBack, line: u32) -> Result<Checked, Strin
 fn provoke_reaches_another_outcome_whenever_the_model_has_one() {
     let cases: u64 = std::env::var("PGT_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(150);
     let seed: u64 = std::env::var("PGT_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x9e37_79b9_7f4a_7c15);
-    let mut failures = Vec::new();
+    // The programs are drawn in order (one stream per granularity), then checked in parallel:
+    // each check is two mxpsim processes, and the results are gathered back in draw order.
+    let mut drawn = Vec::new();
     for write_back in [WriteBack::Line, WriteBack::DirtyBytes] {
         let mut rng = Rng(seed | 1);
-        let (mut nondeterministic, mut provoked) = (0, 0);
         for case in 0..cases {
             let len = 2 + rng.below(5) as usize;
             let mut prog: Vec<Op> = (0..len).map(|_| rng.op()).collect();
             prog.extend([Op::Maint(CacheOp::Flush, None), Op::Sync]);
             let line = [16, 32, 64][case as usize % 3];
-            match check(&prog, write_back, line) {
+            drawn.push((write_back, line, prog));
+        }
+    }
+    let checked: Vec<_> = drawn
+        .par_iter()
+        .enumerate()
+        .map(|(id, (write_back, line, prog))| check(id, prog, *write_back, *line))
+        .collect();
+    let mut failures = Vec::new();
+    for write_back in [WriteBack::Line, WriteBack::DirtyBytes] {
+        let (mut nondeterministic, mut provoked) = (0, 0);
+        for ((_, line, prog), result) in drawn.iter().zip(&checked).filter(|((wb, ..), _)| *wb == write_back) {
+            match result {
                 Ok(c) => {
                     nondeterministic += c.nondeterministic as u32;
                     provoked += (c.nondeterministic && c.provoked_other) as u32;

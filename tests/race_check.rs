@@ -1,6 +1,7 @@
 //! `--race-check` and `detect` through the command line, on firmware whose races are known:
 //! `cache_coherence.c` mixes uncached and cached accesses to the same lines on purpose.
 
+use rayon::prelude::*;
 use std::path::PathBuf;
 
 mod common;
@@ -335,7 +336,8 @@ fn injected_bugs_are_all_reported() {
         let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
         v["findings"].as_array().unwrap().len() as u64
     };
-    for app in apps.iter().filter(|a| !a.ends_with("_2021")) {
+    // Every app and its variants are checked in parallel (each is a whole SDK program run).
+    apps.par_iter().filter(|a| !a.ends_with("_2021")).for_each(|app| {
         // A bug belongs to the longest app name it starts with (vbw_mtx_median_argb32_… is
         // not vbw_mtx_median's).
         let owner =
@@ -343,7 +345,7 @@ fn injected_bugs_are_all_reported() {
         let variants: Vec<&String> = bugs.iter().filter(|b| owner(b).as_ref() == Some(app)).collect();
         assert!(variants.len() >= 2, "{app} has {} injected-bug variants", variants.len());
         let own = distinct_races("apps", app);
-        for bug in variants {
+        variants.par_iter().for_each(|bug| {
             if own == 0 {
                 // One race is enough.
                 let o = mxpsim(&["--race-check", "--halt-on-race", "--cache", "line=16", &elf("apps-bugs", bug)]);
@@ -351,8 +353,8 @@ fn injected_bugs_are_all_reported() {
             } else {
                 assert!(distinct_races("apps-bugs", bug) > own, "{bug}: no race beyond {app}'s own {own}");
             }
-        }
-    }
+        });
+    });
 }
 
 /// The latent race of the shipped `vbw_vec_fft` (sdk-programs.md §2.10), kept in the port:

@@ -5,6 +5,7 @@
 
 mod common;
 use common::{elf, mxpsim, stderr, temp};
+use rayon::prelude::*;
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -61,19 +62,21 @@ fn both_reports(elf: &str, options: &[&str]) -> (Value, Value) {
 #[test]
 fn race_reports_validate_as_json_and_sarif() {
     let (json, sarif) = (validator("race-report.schema.json"), validator("sarif-schema-2.1.0.json"));
-    let mut all = Vec::new();
-    let mut results = 0;
-    for elf in elfs("apps") {
-        let (report, log) = both_reports(&elf, &["--cache", "line=64"]);
-        all.extend(problems(&json, &elf, &report));
-        results += log["runs"][0]["results"].as_array().unwrap().len();
-        all.extend(problems(&sarif, &elf, &log));
-    }
-    for elf in elfs("race-tests") {
-        let (report, log) = both_reports(&elf, &[]);
-        all.extend(problems(&json, &elf, &report));
-        all.extend(problems(&sarif, &elf, &log));
-    }
+    // One run per program, all in parallel; the problems are gathered back in program order.
+    let (apps, tests) = (elfs("apps"), elfs("race-tests"));
+    let programs: Vec<(&String, &[&str])> =
+        (apps.iter().map(|e| (e, &["--cache", "line=64"][..]))).chain(tests.iter().map(|e| (e, &[][..]))).collect();
+    let checked: Vec<(Vec<String>, usize)> = programs
+        .par_iter()
+        .map(|(elf, options)| {
+            let (report, log) = both_reports(elf, options);
+            let found = [problems(&json, elf, &report), problems(&sarif, elf, &log)].concat();
+            (found, log["runs"][0]["results"].as_array().unwrap().len())
+        })
+        .collect();
+    let all: Vec<String> = checked.iter().flat_map(|(p, _)| p.clone()).collect();
+    // The SDK ports' results (they come first); the race tests' are not counted.
+    let results: usize = checked[..apps.len()].iter().map(|(_, n)| n).sum();
     assert!(all.is_empty(), "{} problems:\n{}", all.len(), all.join("\n"));
     assert!(results > 0, "the SDK ports race at 64-byte lines");
 }
