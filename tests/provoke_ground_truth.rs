@@ -81,7 +81,7 @@ struct Checked {
 }
 
 /// Runs `prog` on mxpsim and under `provoke`; checks points 1–4 of the module documentation.
-/// `id` names its files apart from those of the checks running beside it.
+/// `id` (the program's number) names its files apart from those of the checks beside it.
 fn check(id: usize, prog: &[Op], write_back: WriteBack, line: u32) -> Result<Checked, String> {
     let truth = ground_truth(prog, Semantics::model(write_back));
     // mxpsim's invalidate drops a dirty line's data, as hardware does (outside the model,
@@ -157,28 +157,28 @@ fn check(id: usize, prog: &[Op], write_back: WriteBack, line: u32) -> Result<Che
 fn provoke_reaches_another_outcome_whenever_the_model_has_one() {
     let cases: u64 = std::env::var("PGT_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(150);
     let seed: u64 = std::env::var("PGT_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x9e37_79b9_7f4a_7c15);
-    // The programs are drawn in order (one stream per granularity), then checked in parallel:
-    // each check is two mxpsim processes, and the results are gathered back in draw order.
-    let mut drawn = Vec::new();
-    for write_back in [WriteBack::Line, WriteBack::DirtyBytes] {
-        let mut rng = Rng(seed | 1);
-        for case in 0..cases {
+    // The same programs for both granularities, drawn in order, then checked in parallel
+    // (each check is two mxpsim processes); results come back in draw order.
+    let mut rng = Rng(seed | 1);
+    let programs: Vec<(u32, Vec<Op>)> = (0..cases)
+        .map(|case| {
             let len = 2 + rng.below(5) as usize;
             let mut prog: Vec<Op> = (0..len).map(|_| rng.op()).collect();
             prog.extend([Op::Maint(CacheOp::Flush, None), Op::Sync]);
-            let line = [16, 32, 64][case as usize % 3];
-            drawn.push((write_back, line, prog));
-        }
-    }
-    let checked: Vec<_> = drawn
+            ([16, 32, 64][case as usize % 3], prog)
+        })
+        .collect();
+    let granularities = [WriteBack::Line, WriteBack::DirtyBytes];
+    let checked: Vec<Vec<Result<Checked, String>>> = granularities
         .par_iter()
-        .enumerate()
-        .map(|(id, (write_back, line, prog))| check(id, prog, *write_back, *line))
+        .map(|&write_back| {
+            programs.par_iter().enumerate().map(|(id, (line, prog))| check(id, prog, write_back, *line)).collect()
+        })
         .collect();
     let mut failures = Vec::new();
-    for write_back in [WriteBack::Line, WriteBack::DirtyBytes] {
+    for (write_back, results) in granularities.iter().zip(&checked) {
         let (mut nondeterministic, mut provoked) = (0, 0);
-        for ((_, line, prog), result) in drawn.iter().zip(&checked).filter(|((wb, ..), _)| *wb == write_back) {
+        for ((line, prog), result) in programs.iter().zip(results) {
             match result {
                 Ok(c) => {
                     nondeterministic += c.nondeterministic as u32;

@@ -65,7 +65,7 @@ fn race_reports_validate_as_json_and_sarif() {
     // One run per program, all in parallel; the problems are gathered back in program order.
     let (apps, tests) = (elfs("apps"), elfs("race-tests"));
     let programs: Vec<(&String, &[&str])> =
-        (apps.iter().map(|e| (e, &["--cache", "line=64"][..]))).chain(tests.iter().map(|e| (e, &[][..]))).collect();
+        apps.iter().map(|e| (e, &["--cache", "line=64"][..])).chain(tests.iter().map(|e| (e, &[][..]))).collect();
     let checked: Vec<(Vec<String>, usize)> = programs
         .par_iter()
         .map(|(elf, options)| {
@@ -74,9 +74,9 @@ fn race_reports_validate_as_json_and_sarif() {
             (found, log["runs"][0]["results"].as_array().unwrap().len())
         })
         .collect();
-    let all: Vec<String> = checked.iter().flat_map(|(p, _)| p.clone()).collect();
     // The SDK ports' results (they come first); the race tests' are not counted.
     let results: usize = checked[..apps.len()].iter().map(|(_, n)| n).sum();
+    let all: Vec<String> = checked.into_iter().flat_map(|(found, _)| found).collect();
     assert!(all.is_empty(), "{} problems:\n{}", all.len(), all.join("\n"));
     assert!(results > 0, "the SDK ports race at 64-byte lines");
 }
