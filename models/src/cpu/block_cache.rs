@@ -8,7 +8,10 @@
 //! before an instruction that cannot be fetched (that one faults when it is reached, as its
 //! own block) and wherever the builder says ([`BlockCache::build`]'s `stop_before`). Blocks
 //! are found through a direct-mapped table indexed by the start's 16-bit parcel number; their
-//! instructions live in one arena, emptied with the table when it is full.
+//! instructions live in one [`Arena`], emptied with the table when it is full. The arena is
+//! apart from the table so that the interpreter can step through a block's instructions as a
+//! slice while the table changes under it (a store to code forgets blocks; the arena itself
+//! changes only when a block is built).
 //!
 //! Coherence with code changes: a store by the hart forgets every block it overlaps. One bit
 //! per 64-byte chunk of memory that decoded code came from keeps the check to one bit test
@@ -48,7 +51,7 @@ fn index(pc: u32) -> usize {
     (pc >> 1) as usize & (SLOTS - 1)
 }
 
-/// A block: its instructions are `arena[start..start + len]`, covering `bytes` bytes of
+/// A block: its instructions are the arena's `start..start + len`, covering `bytes` bytes of
 /// code from its first instruction's address; `touches_memory` if one of them accesses data
 /// memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,7 +83,9 @@ struct Slot {
 pub struct BlockCache {
     /// A fixed-size array, so indexing with a masked PC needs no bounds check.
     slots: Box<[Slot; SLOTS]>,
-    arena: Vec<Insn>,
+    /// The table was emptied (`fence.i`) since the arena was: what the arena holds is
+    /// garbage, dropped when the next block is built.
+    arena_stale: bool,
     /// One bit per 64-byte chunk of the 32-bit address space, a word per 4 KiB page: set once
     /// a block's code came from the chunk. Never cleared (a stale bit only costs a look at
     /// the table), so the 8 MiB table is touched only where code and the stores near it are.
@@ -97,7 +102,7 @@ impl Default for BlockCache {
                 .into_boxed_slice()
                 .try_into()
                 .unwrap_or_else(|_| unreachable!()),
-            arena: Vec::new(),
+            arena_stale: false,
             code_chunks: vec![0; 1 << (32 - PAGE_SHIFT)].into_boxed_slice(),
         }
     }
@@ -111,33 +116,31 @@ impl BlockCache {
         (slot.pc == pc).then_some(slot.block)
     }
 
-    /// Instruction `i` of the arena (a block's `start` and on).
-    #[inline(always)]
-    pub fn insn(&self, i: u32) -> Insn {
-        self.arena[i as usize]
-    }
-
     /// Decodes and keeps the block that starts at `pc` with the instruction `first` (its word,
     /// already fetched), reading on with `fetch` (the word at an address, or none where it
     /// cannot be fetched) until the block ends or `stop_before` says an address must start a
     /// block of its own.
     pub fn build(
         &mut self,
+        arena: &mut Arena,
         pc: u32,
         first: u32,
         mut fetch: impl FnMut(u32) -> Option<u32>,
         stop_before: impl Fn(u32) -> bool,
     ) -> Block {
-        if self.arena.len() + MAX_INSNS as usize > ARENA {
+        if self.arena_stale || arena.0.len() + MAX_INSNS as usize > ARENA {
             self.flush();
+            arena.0.clear();
+            self.arena_stale = false;
         }
-        let start = self.arena.len() as u32;
+        let arena = &mut arena.0;
+        let start = arena.len() as u32;
         let mut at = pc;
         let mut insn = decode(first);
         loop {
-            self.arena.push(insn);
+            arena.push(insn);
             at = at.wrapping_add(insn.size());
-            let len = self.arena.len() as u32 - start;
+            let len = arena.len() as u32 - start;
             if insn.op.flow() == Flow::Leave || len == MAX_INSNS || stop_before(at) {
                 break;
             }
@@ -146,7 +149,7 @@ impl BlockCache {
                 None => break,
             }
         }
-        let insns = &self.arena[start as usize..];
+        let insns = &arena[start as usize..];
         let block = Block {
             start,
             len: insns.len() as u8,
@@ -213,12 +216,25 @@ impl BlockCache {
         self.invalidate_blocks(pc, pc);
     }
 
-    /// `fence.i`: forget everything.
+    /// `fence.i`: forget everything. (The arena is emptied at the next build: a block being
+    /// executed may still be reading it.)
     pub fn flush(&mut self) {
         for (i, slot) in self.slots.iter_mut().enumerate() {
             slot.pc = empty(i);
         }
-        self.arena.clear();
+        self.arena_stale = true;
+    }
+}
+
+/// The instructions of the cached blocks ([`BlockCache::build`] appends to it).
+#[derive(Default)]
+pub struct Arena(Vec<Insn>);
+
+impl Arena {
+    /// The first `n` instructions of `block` (at most its length).
+    #[inline(always)]
+    pub fn insns(&self, block: Block, n: u32) -> &[Insn] {
+        &self.0[block.start as usize..][..n.min(block.len()) as usize]
     }
 }
 
@@ -238,22 +254,29 @@ mod tests {
         words.iter().copied().collect()
     }
 
-    fn build(c: &mut BlockCache, mem: &BTreeMap<u32, u32>, pc: u32) -> Block {
-        c.build(pc, mem[&pc], |a| mem.get(&a).copied(), |_| false)
+    /// A block cache with its arena.
+    #[derive(Default)]
+    struct Cache {
+        index: BlockCache,
+        arena: Arena,
     }
 
-    fn ops(c: &BlockCache, b: Block) -> Vec<(Op, u32)> {
-        (b.start..b.start + b.len()).map(|i| (c.insn(i).op, c.insn(i).size())).collect()
+    fn build(c: &mut Cache, mem: &BTreeMap<u32, u32>, pc: u32) -> Block {
+        c.index.build(&mut c.arena, pc, mem[&pc], |a| mem.get(&a).copied(), |_| false)
+    }
+
+    fn ops(c: &Cache, b: Block) -> Vec<(Op, u32)> {
+        c.arena.insns(b, u32::MAX).iter().map(|i| (i.op, i.size())).collect()
     }
 
     #[test]
     fn a_block_runs_to_the_first_instruction_that_leaves() {
         let mem = code(&[(0x100, ADDI_A0_1), (0x104, C_LI_A0_1), (0x106, JAL_RA), (0x10a, ADDI_A0_2)]);
-        let mut c = BlockCache::default();
+        let mut c = Cache::default();
         let b = build(&mut c, &mem, 0x100);
         assert_eq!(ops(&c, b), [(Op::Addi, 4), (Op::Addi, 2), (Op::Jal, 4)]);
-        assert_eq!(c.get(0x100), Some(b));
-        assert_eq!(c.get(0x104), None, "only the start finds a block");
+        assert_eq!(c.index.get(0x100), Some(b));
+        assert_eq!(c.index.get(0x104), None, "only the start finds a block");
         assert!(!b.touches_memory);
         let lw = code(&[(0x300, ADDI_A0_1), (0x304, 0x0005_a503), (0x308, JAL_RA)]); // lw a0, 0(a1)
         assert!(build(&mut c, &lw, 0x300).touches_memory);
@@ -262,16 +285,16 @@ mod tests {
     #[test]
     fn a_block_ends_before_what_cannot_be_fetched_and_where_the_builder_says() {
         let mem = code(&[(0x100, ADDI_A0_1), (0x104, ADDI_A0_2)]);
-        let mut c = BlockCache::default();
+        let mut c = Cache::default();
         assert_eq!(build(&mut c, &mem, 0x100).len(), 2, "0x108 cannot be fetched");
-        let b = c.build(0x100, ADDI_A0_1, |a| mem.get(&a).copied(), |a| a == 0x104);
+        let b = c.index.build(&mut c.arena, 0x100, ADDI_A0_1, |a| mem.get(&a).copied(), |a| a == 0x104);
         assert_eq!(b.len(), 1);
     }
 
     #[test]
     fn a_block_holds_at_most_max_insns() {
         let mem: BTreeMap<u32, u32> = (0..100).map(|k| (0x1000 + 4 * k, ADDI_A0_1)).collect();
-        let mut c = BlockCache::default();
+        let mut c = Cache::default();
         assert_eq!(build(&mut c, &mem, 0x1000).len(), MAX_INSNS);
     }
 
@@ -279,62 +302,75 @@ mod tests {
     fn a_store_forgets_the_blocks_it_overlaps_and_no_other() {
         // Block A: 0x100..0x10a (addi, c.li, jal); block B starts inside it at 0x104.
         let mem = code(&[(0x100, ADDI_A0_1), (0x104, C_LI_A0_1), (0x106, JAL_RA), (0x200, ADDI_A0_2), (0x204, JAL_RA)]);
-        let mut c = BlockCache::default();
+        let mut c = Cache::default();
         build(&mut c, &mem, 0x100);
         build(&mut c, &mem, 0x104);
         build(&mut c, &mem, 0x200);
         // A store just past A's end touches nothing.
-        assert!(!c.invalidate_range(0x10a, 2));
-        assert!(c.get(0x100).is_some() && c.get(0x104).is_some());
+        assert!(!c.index.invalidate_range(0x10a, 2));
+        assert!(c.index.get(0x100).is_some() && c.index.get(0x104).is_some());
         // A byte store into the jal's second parcel forgets both blocks that hold it.
-        assert!(c.invalidate_range(0x109, 1));
-        assert!(c.get(0x100).is_none() && c.get(0x104).is_none());
-        assert!(c.get(0x200).is_some(), "another chunk's block stays");
+        assert!(c.index.invalidate_range(0x109, 1));
+        assert!(c.index.get(0x100).is_none() && c.index.get(0x104).is_none());
+        assert!(c.index.get(0x200).is_some(), "another chunk's block stays");
         // A store before a block's start leaves it alone.
         build(&mut c, &mem, 0x104);
-        assert!(!c.invalidate_range(0x100, 4));
-        assert!(c.get(0x104).is_some());
+        assert!(!c.index.invalidate_range(0x100, 4));
+        assert!(c.index.get(0x104).is_some());
     }
 
     #[test]
     fn a_block_across_a_page_boundary_marks_both_pages() {
         let mem = code(&[(0xffe, ADDI_A0_1), (0x1002, JAL_RA)]);
-        let mut c = BlockCache::default();
+        let mut c = Cache::default();
         build(&mut c, &mem, 0xffe);
-        assert!(c.invalidate_range(0x1004, 1));
-        assert!(c.get(0xffe).is_none());
+        assert!(c.index.invalidate_range(0x1004, 1));
+        assert!(c.index.get(0xffe).is_none());
     }
 
     #[test]
     fn no_odd_pc_hits_an_empty_slot() {
-        let mut c = BlockCache::default();
+        let mut c = Cache::default();
         for pc in [1, 3, 0x8000_0001] {
-            assert!(c.get(pc).is_none(), "{pc:#x}");
+            assert!(c.index.get(pc).is_none(), "{pc:#x}");
         }
         let mem = code(&[(0x8000_0000, JAL_RA)]);
         build(&mut c, &mem, 0x8000_0000);
-        c.flush();
-        assert!(c.get(1).is_none() && c.get(3).is_none() && c.get(0x8000_0000).is_none());
+        c.index.flush();
+        assert!(c.index.get(1).is_none() && c.index.get(3).is_none() && c.index.get(0x8000_0000).is_none());
+    }
+
+    #[test]
+    fn a_flushed_arena_keeps_its_instructions_until_the_next_build() {
+        let mem = code(&[(0x100, ADDI_A0_1), (0x104, JAL_RA), (0x200, JAL_RA)]);
+        let mut c = Cache::default();
+        let b = build(&mut c, &mem, 0x100);
+        c.index.flush();
+        // The block being executed (a fence.i ends it) still reads its instructions.
+        assert_eq!(ops(&c, b), [(Op::Addi, 4), (Op::Jal, 4)]);
+        let b = build(&mut c, &mem, 0x200);
+        assert_eq!(c.arena.0.len(), 1, "the next build starts the arena again");
+        assert_eq!(ops(&c, b), [(Op::Jal, 4)]);
     }
 
     #[test]
     fn stores_to_aliasing_slots_leave_blocks_alone() {
         let mem = code(&[(0x8000_0000, JAL_RA)]);
-        let mut c = BlockCache::default();
+        let mut c = Cache::default();
         build(&mut c, &mem, 0x8000_0000);
         // Same direct-mapped slot, another address: no effect.
-        assert!(!c.invalidate_range(0x8000_0000 + (SLOTS as u32) * 2, 4));
-        assert!(c.get(0x8000_0000).is_some());
+        assert!(!c.index.invalidate_range(0x8000_0000 + (SLOTS as u32) * 2, 4));
+        assert!(c.index.get(0x8000_0000).is_some());
     }
 
     #[test]
     fn a_full_arena_starts_again() {
         let mem = code(&[(0x100, JAL_RA)]);
-        let mut c = BlockCache::default();
+        let mut c = Cache::default();
         for _ in 0..ARENA {
             build(&mut c, &mem, 0x100);
         }
-        assert!(c.arena.len() <= ARENA);
-        assert_eq!(c.get(0x100).map(|b| b.len()), Some(1));
+        assert!(c.arena.0.len() <= ARENA);
+        assert_eq!(c.index.get(0x100).map(|b| b.len()), Some(1));
     }
 }

@@ -47,12 +47,30 @@ struct Frame {
     sp: u32,
 }
 
+/// Entries of [`CallTree::recent`].
+const RECENT: usize = 64;
+
+/// A (parent, call site) → child entry of [`CallTree::recent`].
+#[derive(Clone, Copy, Debug)]
+struct Recent {
+    parent: u32,
+    call_site: u32,
+    ctx: u32,
+}
+
+/// An entry that matches no call: no context has this id ([`MAX_NODES`] is far below).
+const NO_RECENT: Recent = Recent { parent: u32::MAX, call_site: 0, ctx: ROOT };
+
 #[derive(Clone, Debug)]
 pub struct CallTree {
     nodes: Vec<Node>,
     /// (parent, call site) → child. A hash map: its order is never observed (ids are
     /// assigned in order of first call, which is deterministic).
     children: std::collections::HashMap<(u32, u32), u32>,
+    /// The children found last, direct-mapped by call site: a loop calls the same few
+    /// functions from one context again and again, and a hit here is a compare where the
+    /// map hashes (the map's look-up was most of a call's cost under `--race-check`).
+    recent: [Recent; RECENT],
     stack: Vec<Frame>,
     current: u32,
 }
@@ -62,6 +80,7 @@ impl Default for CallTree {
         CallTree {
             nodes: vec![Node { parent: ROOT, call_site: 0, sp: SP_VARIES }],
             children: Default::default(),
+            recent: [NO_RECENT; RECENT],
             stack: Vec::new(),
             current: ROOT,
         }
@@ -102,8 +121,15 @@ impl CallTree {
             return;
         }
         let next = self.nodes.len() as u32;
-        let ctx = match self.children.get(&(parent, pc)) {
-            Some(&ctx) => {
+        let recent = &mut self.recent[(pc >> 1) as usize % RECENT];
+        let known = if recent.parent == parent && recent.call_site == pc {
+            Some(recent.ctx)
+        } else {
+            self.children.get(&(parent, pc)).copied()
+        };
+        let ctx = match known {
+            Some(ctx) => {
+                *recent = Recent { parent, call_site: pc, ctx };
                 let node = &mut self.nodes[ctx as usize];
                 if node.sp != sp {
                     node.sp = SP_VARIES;
@@ -113,6 +139,7 @@ impl CallTree {
             None if self.nodes.len() < MAX_NODES => {
                 self.nodes.push(Node { parent, call_site: pc, sp });
                 self.children.insert((parent, pc), next);
+                *recent = Recent { parent, call_site: pc, ctx: next };
                 next
             }
             None => parent,
@@ -221,6 +248,27 @@ mod tests {
         assert_eq!(t.call_sites(t.current()), vec![0x210, 0x100]);
         t.jump(0x400, ZERO, Some(T0), 0xff0);
         assert_eq!(t.current(), f);
+    }
+
+    #[test]
+    fn calls_that_share_a_recent_entry_keep_their_own_contexts() {
+        let mut t = CallTree::default();
+        let aliasing = 0x100 + 2 * RECENT as u32;
+        let mut call = |t: &mut CallTree, site| {
+            t.jump(site, RA, None, 0x1000);
+            let ctx = t.current();
+            t.jump(0x900, ZERO, Some(RA), 0x1000);
+            ctx
+        };
+        let (f, g) = (call(&mut t, 0x100), call(&mut t, aliasing));
+        assert_ne!(f, g);
+        for _ in 0..3 {
+            assert_eq!((call(&mut t, 0x100), call(&mut t, aliasing)), (f, g));
+        }
+        // The same call site from another context is another context.
+        t.jump(0x500, RA, None, 0x1000);
+        let h = call(&mut t, 0x100);
+        assert_eq!(t.call_sites(h), vec![0x100, 0x500]);
     }
 
     #[test]

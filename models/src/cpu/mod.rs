@@ -19,7 +19,7 @@ mod trap;
 
 use crate::bus::{Access, Bus, CacheOp, MemFault, Width};
 use crate::stop::MAX_CYCLE;
-use block_cache::{Block, BlockCache};
+use block_cache::{Arena, Block, BlockCache};
 use calls::CallTree;
 use csr::{Counters, Csrs, Priv};
 use decode::{decode, Insn};
@@ -152,6 +152,9 @@ pub struct Hart {
     /// Traps taken (not interrupts): the steps that retired nothing.
     traps: u64,
     blocks: BlockCache,
+    /// The blocks' instructions. Taken out while [`Hart::run`] runs, so that a block's
+    /// instructions are a slice the loop steps through (no look-up per instruction).
+    arena: Arena,
     costs: CostTable,
     taken_branch: u64,
     /// The last trap taken and the step it was taken at: a trap at the very next step means
@@ -221,6 +224,7 @@ impl Hart {
             now: 0,
             steps: 0,
             blocks: BlockCache::default(),
+            arena: Arena::default(),
             costs: CostTable::new(timing),
             taken_branch: timing.taken_branch as u64,
             last_trap: None,
@@ -315,7 +319,9 @@ impl Hart {
     pub fn run<B: Bus, O: Observer>(&mut self, bus: &mut B, obs: &mut O, budget: u64) -> Exit {
         let mut touched = false;
         let mut now = self.now;
-        let exit = self.run_blocks(bus, obs, budget, &mut touched, &mut now);
+        let mut arena = std::mem::take(&mut self.arena);
+        let exit = self.run_blocks(bus, obs, budget, &mut touched, &mut now, &mut arena);
+        self.arena = arena;
         self.now = now;
         self.touched |= touched;
         exit
@@ -324,7 +330,8 @@ impl Hart {
     /// [`Hart::run`], with [`Hart::touched`] for the blocks run kept in `touched` until a trap
     /// needs it (a field written per block would cost the loop a tenth of its speed), and the
     /// clock in `now` (see [`Hart::now`]: `self.now` is set from it around every call out of
-    /// line).
+    /// line). [`Hart::pc`] is written when a block is left (the loop keeps the PC in a
+    /// local).
     #[inline(always)]
     fn run_blocks<B: Bus, O: Observer>(
         &mut self,
@@ -333,11 +340,12 @@ impl Hart {
         budget: u64,
         touched: &mut bool,
         now: &mut u64,
+        arena: &mut Arena,
     ) -> Exit {
         // The probe the caller was stopped at: this time its instruction runs.
         let mut resume = self.probe_reported.take();
         let stop_at = self.steps.saturating_add(budget);
-        while self.steps < stop_at {
+        'blocks: while self.steps < stop_at {
             if *now >= self.irq_check_at {
                 if let Some(exit) = self.with_clock(now, |hart| hart.between_instructions(bus, obs)) {
                     return exit;
@@ -346,17 +354,20 @@ impl Hart {
             let pc = self.pc;
             let block = match self.blocks.get(pc) {
                 Some(hit) => hit,
-                None => match self.block_miss(bus, pc, resume) {
+                None => match self.block_miss(bus, pc, resume, arena) {
                     Ok(Miss::Block(block)) => block,
                     Ok(Miss::Probed(insn)) => {
                         // Run once, never kept: the probe stays in force.
                         resume = None;
                         *touched |= insn.op.accesses_memory();
                         self.steps += 1;
-                        if let Err(event) = self.step(bus, obs, insn, pc, now) {
-                            let end = |hart: &mut Self| hart.step_ended(bus, obs, event, insn, pc, touched);
-                            if let Some(exit) = self.with_clock(now, end) {
-                                return exit;
+                        match self.step(bus, obs, &insn, pc, now) {
+                            Ok(next) => self.pc = next,
+                            Err(event) => {
+                                let end = |hart: &mut Self| hart.step_ended(bus, obs, event, insn, pc, touched);
+                                if let Some(exit) = self.with_clock(now, end) {
+                                    return exit;
+                                }
                             }
                         }
                         continue;
@@ -383,28 +394,32 @@ impl Hart {
             // (an interrupt due, a stop the bus asked for, a CSR write, a store to this very
             // code) brings `irq_check_at` forward, and the block is left there. The steps are
             // counted for the whole run at once; leaving early gives back those not started.
-            let run = block.len().min((stop_at - self.steps).min(u32::MAX as u64) as u32);
-            self.steps += run as u64;
-            let end = block.start + run;
+            let insns = arena.insns(block, (stop_at - self.steps).min(u32::MAX as u64) as u32);
+            self.steps += insns.len() as u64;
             let mut pc = pc;
-            for i in block.start..end {
-                let insn = self.blocks.insn(i);
+            // (By reference: the fields are loaded from the arena where they are used. The
+            // iterator's length is what is not started yet: no counter of its own.)
+            let mut insns = insns.iter();
+            while let Some(insn) = insns.next() {
                 match self.step(bus, obs, insn, pc, now) {
                     Ok(next) => pc = next,
                     Err(event) => {
-                        self.steps -= (end - 1 - i) as u64;
-                        let end = |hart: &mut Self| hart.step_ended(bus, obs, event, insn, pc, touched);
+                        self.steps -= insns.len() as u64;
+                        self.pc = pc;
+                        let end = |hart: &mut Self| hart.step_ended(bus, obs, event, *insn, pc, touched);
                         match self.with_clock(now, end) {
                             Some(exit) => return exit,
-                            None => break,
+                            // On at the trap's handler.
+                            None => continue 'blocks,
                         }
                     }
                 }
                 if *now >= self.irq_check_at {
-                    self.steps -= (end - 1 - i) as u64;
+                    self.steps -= insns.len() as u64;
                     break;
                 }
             }
+            self.pc = pc;
         }
         self.take_halt().unwrap_or(Exit::Budget)
     }
@@ -420,14 +435,14 @@ impl Hart {
     }
 
     /// Executes `insn`, fetched from `pc` and counted in [`Hart::steps`], at clock `now`:
-    /// retires it and returns the next PC, or returns what stopped it ([`Hart::step_ended`]
+    /// retires it and returns the next PC (for the caller to keep: [`Hart::pc`] is not written), or returns what stopped it ([`Hart::step_ended`]
     /// handles that).
     #[inline(always)]
     fn step<B: Bus, O: Observer>(
         &mut self,
         bus: &mut B,
         obs: &mut O,
-        insn: Insn,
+        insn: &Insn,
         pc: u32,
         now: &mut u64,
     ) -> Result<u32, Event> {
@@ -435,7 +450,6 @@ impl Hart {
         let raw = if O::ENABLED { fetch(bus, pc).unwrap_or(0) } else { 0 };
         let next = self.execute(bus, insn, pc, now)?;
         self.x[0] = 0;
-        self.pc = next;
         *now += self.costs.of(insn.op);
         if O::ENABLED {
             let rd_write = insn.op.writes_rd().then(|| (insn.rd(), self.reg(insn.rd())));
@@ -520,7 +534,13 @@ impl Hart {
     /// fault, or `None` for a probe. Out of line: the hit path of the loop stays small.
     #[cold]
     #[inline(never)]
-    fn block_miss<B: Bus>(&mut self, bus: &mut B, pc: u32, resume: Option<u32>) -> Result<Miss, Option<Trap>> {
+    fn block_miss<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        pc: u32,
+        resume: Option<u32>,
+        arena: &mut Arena,
+    ) -> Result<Miss, Option<Trap>> {
         let probed = self.probes.contains_key(&pc);
         if probed && resume != Some(pc) {
             return Err(None);
@@ -530,7 +550,7 @@ impl Hart {
             return Ok(Miss::Probed(decode(raw)));
         }
         let probes = &self.probes;
-        Ok(Miss::Block(self.blocks.build(pc, raw, |at| fetch(bus, at).ok(), |at| probes.contains_key(&at))))
+        Ok(Miss::Block(self.blocks.build(arena, pc, raw, |at| fetch(bus, at).ok(), |at| probes.contains_key(&at))))
     }
 
     /// Looks at the interrupt lines, and takes the highest-priority enabled pending
@@ -672,7 +692,7 @@ impl Hart {
     /// Executes one instruction at clock `now` (which it moves by its stalls and penalties);
     /// returns the next PC.
     #[inline(always)]
-    fn execute<B: Bus>(&mut self, bus: &mut B, i: Insn, pc: u32, now: &mut u64) -> Result<u32, Event> {
+    fn execute<B: Bus>(&mut self, bus: &mut B, i: &Insn, pc: u32, now: &mut u64) -> Result<u32, Event> {
         let rs1 = self.reg(i.rs1);
         let rs2 = self.reg(i.rs2);
         let imm = i.imm as u32;
@@ -799,7 +819,7 @@ impl Hart {
             Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {
                 // (`steps` counts this instruction: a CSR instruction ends its block.)
                 let at = Counters { now: *now, retired: self.retired() - 1, mtime: bus.mtime(*now) };
-                let old = self.csr_op(i, rs1, at).map_err(|_| illegal(bus, pc))?;
+                let old = self.csr_op(*i, rs1, at).map_err(|_| illegal(bus, pc))?;
                 self.irq_check_at = 0; // mie, mstatus.MIE may have changed
                 old
             }
