@@ -254,7 +254,7 @@ mod tests {
     fn calls_that_share_a_recent_entry_keep_their_own_contexts() {
         let mut t = CallTree::default();
         let aliasing = 0x100 + 2 * RECENT as u32;
-        let mut call = |t: &mut CallTree, site| {
+        let call = |t: &mut CallTree, site| {
             t.jump(site, RA, None, 0x1000);
             let ctx = t.current();
             t.jump(0x900, ZERO, Some(RA), 0x1000);
