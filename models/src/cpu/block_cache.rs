@@ -128,10 +128,11 @@ impl BlockCache {
         mut fetch: impl FnMut(u32) -> Option<u32>,
         stop_before: impl Fn(u32) -> bool,
     ) -> Block {
-        if self.arena_stale || arena.0.len() + MAX_INSNS as usize > ARENA {
+        if arena.0.len() + MAX_INSNS as usize > ARENA {
             self.flush();
+        }
+        if std::mem::take(&mut self.arena_stale) {
             arena.0.clear();
-            self.arena_stale = false;
         }
         let arena = &mut arena.0;
         let start = arena.len() as u32;
