@@ -176,7 +176,9 @@ impl RaceCheck {
     }
 
     /// Feeds the detector; false if the event broke the stream's contract (and was ignored).
-    #[inline]
+    /// (Always inlined: a call per cached access was 1.2 % of cpubench's `--race-check` host
+    /// instructions.)
+    #[inline(always)]
     fn observe(&mut self, event: &Event) -> bool {
         match self.detector.observe(event) {
             Ok(0) => true,
