@@ -316,10 +316,6 @@ impl Hart {
 
     /// Runs until `budget` instructions and traps have been executed or something needs the
     /// caller (see [`Exit`]).
-    ///
-    /// (Inlined into its caller: out of line, the dev profile's build of the loop, which the
-    /// tests run, executed 4 % more host instructions.)
-    #[inline(always)]
     pub fn run<B: Bus, O: Observer>(&mut self, bus: &mut B, obs: &mut O, budget: u64) -> Exit {
         let mut touched = false;
         let mut now = self.now;
@@ -401,14 +397,14 @@ impl Hart {
             let insns = arena.insns(block, (stop_at - self.steps).min(u32::MAX as u64) as u32);
             self.steps += insns.len() as u64;
             let mut pc = pc;
-            // (By reference: the fields are loaded from the arena where they are used. By
-            // index, not by iterator: the dev profile's pointer checks slowed the tests.)
-            for k in 0..insns.len() {
-                let insn = &insns[k];
+            // (By reference: the fields are loaded from the arena where they are used. The
+            // iterator's length is what is not started yet: no counter of its own.)
+            let mut insns = insns.iter();
+            while let Some(insn) = insns.next() {
                 match self.step(bus, obs, insn, pc, now) {
                     Ok(next) => pc = next,
                     Err(event) => {
-                        self.steps -= (insns.len() - 1 - k) as u64;
+                        self.steps -= insns.len() as u64;
                         self.pc = pc;
                         let end = |hart: &mut Self| hart.step_ended(bus, obs, event, *insn, pc, touched);
                         match self.with_clock(now, end) {
@@ -419,7 +415,7 @@ impl Hart {
                     }
                 }
                 if *now >= self.irq_check_at {
-                    self.steps -= (insns.len() - 1 - k) as u64;
+                    self.steps -= insns.len() as u64;
                     break;
                 }
             }
