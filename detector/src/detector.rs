@@ -1,7 +1,7 @@
 //! The detector as the simulator uses it: the fast detector plus a deduplicated report.
 
 use crate::config::{Config, ConfigError, StreamError};
-use crate::event::{Event, Pos};
+use crate::event::{Access, Event, Origin, Pos, Range};
 use crate::fast::{FastDetector, StateSize};
 use crate::race::{Race, Report};
 
@@ -28,6 +28,18 @@ impl Detector {
     pub fn observe(&mut self, event: &Event) -> Result<usize, StreamError> {
         self.fast.observe(event)?;
         Ok(if self.fast.has_races() { self.collect_races() } else { 0 })
+    }
+
+    /// [`Detector::observe`] of `Event::Cached { access, range, origin }`, without the event
+    /// built (the common case, kept short).
+    #[inline(always)]
+    pub fn observe_cached(&mut self, access: Access, range: Range, origin: Origin) -> usize {
+        self.fast.observe_cached(access, range, origin);
+        if self.fast.has_races() {
+            self.collect_races()
+        } else {
+            0
+        }
     }
 
     #[inline(never)]

@@ -2,12 +2,18 @@
 //! [`mxpsim_detector::event`]). Components are generic over the sink; with the unit sink
 //! `()` nothing is built or stored, so an unobserved run pays nothing.
 
-use mxpsim_detector::event::{Event, Pos};
+use mxpsim_detector::event::{Access, Event, Origin, Pos, Range};
 
 pub trait EventSink {
     /// False for sinks that drop everything: producers skip building the events.
     const ENABLED: bool = true;
     fn emit(&mut self, event: Event);
+    /// `Event::Cached`, nearly every event of a run: a sink with a shorter path for it than
+    /// building and matching the whole event (the race checker) overrides this.
+    #[inline(always)]
+    fn cached(&mut self, access: Access, range: Range, origin: Origin) {
+        self.emit(Event::Cached { access, range, origin });
+    }
     /// The CPU nodes received so far: the position of the latest on the CPU timeline (what
     /// an engine node names its request by). The sink numbers them, so that the producer
     /// need not count them too: the race checker answers with its detector's count, a
@@ -39,6 +45,16 @@ impl<A: EventSink, B: EventSink> EventSink for (A, B) {
             self.0.emit(event);
         } else {
             self.1.emit(event);
+        }
+    }
+    fn cached(&mut self, access: Access, range: Range, origin: Origin) {
+        if A::ENABLED && B::ENABLED {
+            self.0.cached(access, range, origin);
+            self.1.cached(access, range, origin);
+        } else if A::ENABLED {
+            self.0.cached(access, range, origin);
+        } else {
+            self.1.cached(access, range, origin);
         }
     }
     fn position(&self) -> Pos {

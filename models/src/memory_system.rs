@@ -326,11 +326,11 @@ impl<S: EventSink> MemorySystem<S> {
         let origin = self.origin(at.pc, at.now);
         if within_line(addr, len, self.line) {
             // Every aligned access: one event, no splitting.
-            self.sink.emit(Event::Cached { access, range: Range::new(addr, len), origin });
+            self.sink.cached(access, Range::new(addr, len), origin);
             return;
         }
         for (start, part) in line_parts(addr, len, self.line) {
-            self.sink.emit(Event::Cached { access, range: Range::new(start, part), origin });
+            self.sink.cached(access, Range::new(start, part), origin);
         }
     }
 

@@ -31,22 +31,29 @@ struct LineAccesses {
 /// 4 KiB of addresses per page.
 const PAGE_SHIFT: u32 = 12;
 
+/// Pages of the 32-bit address space.
+const PAGES: usize = 1 << (32 - PAGE_SHIFT);
+
 pub struct AccessLog {
     line_shift: u32,
+    lines_per_page: usize,
     /// Every page of the 32-bit address space, allocated when first touched: one indexed
-    /// load per access (the table itself is zero pages until used).
-    pages: Vec<Option<Box<[LineAccesses]>>>,
+    /// load per access (the table itself is zero pages until used; an array, so that the
+    /// index needs no bounds check).
+    pages: Box<[Option<Box<[LineAccesses]>>; PAGES]>,
 }
 
 impl AccessLog {
     /// A log for `line_size`-byte lines (a power of two, at most 4 KiB).
     pub fn new(line_size: u32) -> Self {
-        AccessLog { line_shift: line_size.trailing_zeros().min(PAGE_SHIFT), pages: vec![None; 1 << (32 - PAGE_SHIFT)] }
+        let line_shift = line_size.trailing_zeros().min(PAGE_SHIFT);
+        let pages = vec![None; PAGES].into_boxed_slice().try_into().expect("PAGES entries");
+        AccessLog { line_shift, lines_per_page: 1 << (PAGE_SHIFT - line_shift), pages }
     }
 
     #[inline]
     fn slot(&mut self, addr: u32) -> &mut LineAccesses {
-        let lines = 1usize << (PAGE_SHIFT - self.line_shift);
+        let lines = self.lines_per_page;
         let page = self.pages[(addr >> PAGE_SHIFT) as usize]
             .get_or_insert_with(|| vec![LineAccesses::default(); lines].into_boxed_slice());
         let index = (addr & ((1 << PAGE_SHIFT) - 1)) >> self.line_shift;

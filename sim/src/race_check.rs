@@ -74,8 +74,6 @@ pub struct RaceCheck {
     /// A request is pending (none synced yet since it): only then is a read's `alloc`
     /// recorded by the detector for a later engine node, so only then are reads logged.
     pending: bool,
-    /// The cached access being observed: a race found at it names its bytes directly.
-    current: (Pos, Range),
     cache_sides: BTreeMap<RaceKey, CacheSide>,
     /// The vector nodes (`Event::Vector`) since the last sync, in arrival order: after the
     /// sync nothing new can race with them.
@@ -83,8 +81,9 @@ pub struct RaceCheck {
     vector_sides: BTreeMap<RaceKey, VectorSide>,
     stream_errors: u64,
     first_stream_error: Option<StreamError>,
-    /// The last CPU read: its origin and position (an AMO's write follows it at once).
-    last_read: Option<(Origin, Pos)>,
+    /// The last CPU read: its position (0: none) and origin (an AMO's write follows it at
+    /// once).
+    last_read: (Pos, Origin),
     second_halves: BTreeSet<Pos>,
 }
 
@@ -100,13 +99,12 @@ impl RaceCheck {
             accesses: AccessLog::new(config.geometry.line_size),
             last_request: 0,
             pending: false,
-            current: (0, Range::default()),
             cache_sides: BTreeMap::new(),
             vectors: Vec::new(),
             vector_sides: BTreeMap::new(),
             stream_errors: 0,
             first_stream_error: None,
-            last_read: None,
+            last_read: (0, Origin::default()),
             second_halves: BTreeSet::new(),
         })
     }
@@ -154,8 +152,9 @@ impl RaceCheck {
     #[inline(always)]
     fn note_half(&mut self, access: Access, origin: Origin, pos: Pos) {
         match access {
-            Access::Read => self.last_read = Some((origin, pos)),
-            Access::Write if self.last_read == Some((origin, pos - 1)) => {
+            Access::Read => self.last_read = (pos, origin),
+            // (The position first: it alone rules out nearly every write.)
+            Access::Write if self.last_read.0 == pos - 1 && self.last_read.1 == origin => {
                 self.second_halves.insert(pos);
             }
             Access::Write => {}
@@ -164,6 +163,7 @@ impl RaceCheck {
 
     #[inline(never)] // Rare next to cached accesses.
     fn emit_other(&mut self, event: Event) {
+        self.events += 1;
         if let Event::CpuAccess { access, origin, .. } = event {
             self.note_half(access, origin, self.detector.position() + 1);
         }
@@ -176,9 +176,6 @@ impl RaceCheck {
     }
 
     /// Feeds the detector; false if the event broke the stream's contract (and was ignored).
-    /// (Always inlined: a call per cached access was 1.2 % of cpubench's `--race-check` host
-    /// instructions.)
-    #[inline(always)]
     fn observe(&mut self, event: &Event) -> bool {
         match self.detector.observe(event) {
             Ok(0) => true,
@@ -230,9 +227,11 @@ impl RaceCheck {
                     }
                     _ => None,
                 };
-                // The node's own access: the one being observed, or a logged one.
-                let own = match self.current {
-                    (pos, range) if pos == cache.id.pos => Some(range),
+                // The node's own access: the one being observed (the latest CPU node), or a
+                // logged one (a race found later is with a store, or a read made while a
+                // request was pending: both logged).
+                let own = match current {
+                    Event::Cached { range, .. } if cache.id.pos == self.detector.position() => Some(*range),
                     _ => self.accesses.bytes_at(line, cache.id.pos),
                 };
                 e.insert(CacheSide { own, last_store });
@@ -269,23 +268,31 @@ impl RaceCheck {
 impl EventSink for RaceCheck {
     #[inline]
     fn emit(&mut self, event: Event) {
-        self.events += 1;
-        // Cached accesses (nearly every event) are no landmarks.
         if let Event::Cached { access, range, origin } = event {
-            let pos = self.detector.position() + 1;
-            self.current = (pos, range);
-            self.note_half(access, origin, pos);
-            match access {
-                Access::Write => self.accesses.store(range, pos, origin, self.last_request),
-                // A read's fill races with an engine node that comes later only if a request
-                // is pending now (the detector's own rule); a race found at the read itself
-                // takes its bytes from `current`.
-                Access::Read if self.pending => self.accesses.read(range, pos),
-                Access::Read => {}
-            }
-            self.observe(&event);
+            self.cached(access, range, origin);
         } else {
             self.emit_other(event);
+        }
+    }
+
+    /// A cached access (nearly every event): no landmark, and no event built.
+    #[inline]
+    fn cached(&mut self, access: Access, range: Range, origin: Origin) {
+        self.events += 1;
+        let pos = self.detector.position() + 1;
+        self.note_half(access, origin, pos);
+        match access {
+            Access::Write => self.accesses.store(range, pos, origin, self.last_request),
+            // A read's fill races with an engine node that comes later only if a request
+            // is pending now (the detector's own rule); a race found at the read itself
+            // takes its bytes from the event.
+            Access::Read if self.pending => self.accesses.read(range, pos),
+            Access::Read => {}
+        }
+        let found = self.detector.observe_cached(access, range, origin);
+        if found > 0 {
+            self.races += found;
+            self.note_sides(&Event::Cached { access, range, origin });
         }
     }
 

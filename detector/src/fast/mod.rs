@@ -131,6 +131,23 @@ pub struct FastDetector {
     lines: Lines,
     cpu_log: CpuLog,
     found: Vec<Race>,
+    /// The line of the last cached access, while another cached access to it can change
+    /// nothing (see [`Quiet`]); any other event ends it.
+    quiet: Option<Quiet>,
+}
+
+/// A line that an access has just found quiet: no request pending (so no read is recorded
+/// for an engine node still to come) and the line not flagged (no DRAM node to check an
+/// `alloc` or `wb` against). Until another kind of event comes, both stay so; a read of the
+/// line then changes nothing, and neither does a write to it once it is dirty under
+/// whole-line write-back (its first write's `wb` already covers the line). Consecutive
+/// accesses to one line are most of a program's accesses (the L0 filter of r2vm's cache
+/// model, for the detector).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Quiet {
+    line: u32,
+    /// A write to the line changes nothing either.
+    writes_too: bool,
 }
 
 impl FastDetector {
@@ -144,6 +161,7 @@ impl FastDetector {
             lines: Lines::new(config.geometry),
             cpu_log: CpuLog::default(),
             found: Vec::new(),
+            quiet: None,
         })
     }
 
@@ -153,16 +171,24 @@ impl FastDetector {
         // Cached accesses are nearly every event: their common case is inlined here, all else
         // kept out of line.
         if let Event::Cached { access, range, origin } = event {
-            self.now += 1;
-            self.cached(*access, *range, *origin);
+            self.observe_cached(*access, *range, *origin);
             Ok(())
         } else {
             self.observe_other(event)
         }
     }
 
+    /// Takes `Event::Cached { access, range, origin }` (which cannot break the stream's
+    /// contract), without the event built.
+    #[inline(always)]
+    pub fn observe_cached(&mut self, access: Access, range: Range, origin: Origin) {
+        self.now += 1;
+        self.cached(access, range, origin);
+    }
+
     #[inline(never)] // Rare next to cached accesses: keep it out of `observe`.
     fn observe_other(&mut self, event: &Event) -> Result<(), StreamError> {
+        self.quiet = None;
         match event {
             Event::CpuAccess { space, access, range, origin } => {
                 self.now += 1;
@@ -300,11 +326,16 @@ impl FastDetector {
     }
 
     /// A cached access at `self.now`.
-    #[inline]
+    #[inline(always)] // Into `observe_cached`: one call per cached access, not two.
     fn cached(&mut self, access: Access, range: Range, origin: Origin) {
         let line = range.start & !(self.line_size() - 1);
         if range.len != 0 && range.len <= self.line_size() - (range.start - line) {
             // Within one line (every aligned access): no splitting.
+            if let Some(quiet) = self.quiet.filter(|q| q.line == line) {
+                if access == Access::Read || quiet.writes_too {
+                    return;
+                }
+            }
             match access {
                 Access::Read => self.cached_read(line, origin),
                 Access::Write => self.cached_write(line, range, origin),
@@ -330,10 +361,11 @@ impl FastDetector {
     #[inline]
     fn cached_read(&mut self, line: u32, origin: Origin) {
         let horizon = self.horizon();
-        if let Some(look) = self.lines.read(line, self.now, origin, horizon) {
-            if look.flagged {
-                self.check_alloc(line, look.valid_since, origin);
-            }
+        match self.lines.read(line, self.now, origin, horizon) {
+            Some(look) if look.flagged => self.check_alloc(line, look.valid_since, origin),
+            Some(_) => {}
+            // Nothing pending, the line not flagged.
+            None => self.quiet = Some(Quiet { line, writes_too: false }),
         }
     }
 
@@ -364,6 +396,9 @@ impl FastDetector {
         if look.flagged && !look.newly_dirty.is_empty() {
             self.check_write_back(line, look, origin);
         }
+        let pending = horizon <= self.now;
+        self.quiet = (!look.flagged && !pending)
+            .then_some(Quiet { line, writes_too: self.config.geometry.write_back == WriteBack::Line });
     }
 
     /// The `wb` of a cached write to a flagged line (on the bytes it dirtied first) against
