@@ -42,6 +42,13 @@ impl Detector {
         }
     }
 
+    /// [`FastDetector::observe_quiet`]: takes a cached access that changes nothing but the
+    /// position (true), or leaves it to [`Detector::observe_cached`] (false).
+    #[inline(always)]
+    pub fn observe_quiet(&mut self, access: Access, range: Range) -> bool {
+        self.fast.observe_quiet(access, range)
+    }
+
     #[inline(never)]
     fn collect_races(&mut self) -> usize {
         self.fresh.clear();

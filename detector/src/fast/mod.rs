@@ -182,8 +182,26 @@ impl FastDetector {
     /// contract), without the event built.
     #[inline(always)]
     pub fn observe_cached(&mut self, access: Access, range: Range, origin: Origin) {
-        self.now += 1;
-        self.cached(access, range, origin);
+        if !self.observe_quiet(access, range) {
+            self.now += 1;
+            self.cached(access, range, origin);
+        }
+    }
+
+    /// Takes a cached access if it is one that changes nothing but the position (see
+    /// [`Quiet`]): true if it was (and so revealed no race), false if it must be observed in
+    /// full. Short enough to inline where the events are made.
+    #[inline(always)]
+    pub fn observe_quiet(&mut self, access: Access, range: Range) -> bool {
+        let line = range.start & !(self.line_size() - 1);
+        let within_line = range.len != 0 && range.len <= self.line_size() - (range.start - line);
+        match self.quiet {
+            Some(quiet) if within_line && quiet.line == line && (access == Access::Read || quiet.writes_too) => {
+                self.now += 1;
+                true
+            }
+            _ => false,
+        }
     }
 
     #[inline(never)] // Rare next to cached accesses: keep it out of `observe`.
@@ -331,11 +349,6 @@ impl FastDetector {
         let line = range.start & !(self.line_size() - 1);
         if range.len != 0 && range.len <= self.line_size() - (range.start - line) {
             // Within one line (every aligned access): no splitting.
-            if let Some(quiet) = self.quiet.filter(|q| q.line == line) {
-                if access == Access::Read || quiet.writes_too {
-                    return;
-                }
-            }
             match access {
                 Access::Read => self.cached_read(line, origin),
                 Access::Write => self.cached_write(line, range, origin),
