@@ -132,13 +132,14 @@ pub struct FastDetector {
     cpu_log: CpuLog,
     found: Vec<Race>,
     /// The line of the last cached access, while another cached access to it can change
-    /// nothing (see [`Quiet`]); any other event ends it.
+    /// nothing (see [`Quiet`]).
     quiet: Option<Quiet>,
 }
 
 /// A line that an access has just found quiet: no request pending (so no read is recorded
 /// for an engine node still to come) and the line not flagged (no DRAM node to check an
-/// `alloc` or `wb` against). Until another kind of event comes, both stay so; a read of the
+/// `alloc` or `wb` against). Until an event that can change either comes (a request, sync,
+/// engine node, maintenance, or an uncached write checked against the cache), both stay so; a read of the
 /// line then changes nothing, and neither does a write to it once it is dirty under
 /// whole-line write-back (its first write's `wb` already covers the line). Consecutive
 /// accesses to one line are most of a program's accesses (the L0 filter of r2vm's cache
@@ -206,7 +207,11 @@ impl FastDetector {
 
     #[inline(never)] // Rare next to cached accesses: keep it out of `observe`.
     fn observe_other(&mut self, event: &Event) -> Result<(), StreamError> {
-        self.quiet = None;
+        match event {
+            // Leaves every line as it was (see `Quiet`), unless it is a write that flags lines.
+            Event::CpuAccess { access, .. } if !(self.config.cpu_uncached_vs_cache && *access == Access::Write) => {}
+            _ => self.quiet = None,
+        }
         match event {
             Event::CpuAccess { space, access, range, origin } => {
                 self.now += 1;
