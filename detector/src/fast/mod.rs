@@ -89,6 +89,7 @@ mod cpu_log;
 mod dram;
 mod engine;
 mod lines;
+mod quiet;
 
 use crate::bytes::{self, LineMask};
 use crate::config::{Config, ConfigError, StreamError};
@@ -100,6 +101,7 @@ use cpu_log::CpuLog;
 use dram::{DramIndex, DramNode};
 use engine::{Engine, EngineNode};
 use lines::{LineLook, Lines};
+use quiet::QuietLines;
 
 /// How much the detector holds, for checking that it stays bounded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -131,24 +133,8 @@ pub struct FastDetector {
     lines: Lines,
     cpu_log: CpuLog,
     found: Vec<Race>,
-    /// The line of the last cached access, while another cached access to it can change
-    /// nothing (see [`Quiet`]).
-    quiet: Option<Quiet>,
-}
-
-/// A line that an access has just found quiet: no request pending (so no read is recorded
-/// for an engine node still to come) and the line not flagged (no DRAM node to check an
-/// `alloc` or `wb` against). Until an event that can change either comes (a request, sync,
-/// engine node, maintenance, or an uncached write checked against the cache), both stay so; a read of the
-/// line then changes nothing, and neither does a write to it once it is dirty under
-/// whole-line write-back (its first write's `wb` already covers the line). Consecutive
-/// accesses to one line are most of a program's accesses (the L0 filter of r2vm's cache
-/// model, for the detector).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Quiet {
-    line: u32,
-    /// A write to the line changes nothing either.
-    writes_too: bool,
+    /// Lines where the next cached accesses change nothing but the position.
+    quiet: QuietLines,
 }
 
 impl FastDetector {
@@ -162,7 +148,7 @@ impl FastDetector {
             lines: Lines::new(config.geometry),
             cpu_log: CpuLog::default(),
             found: Vec::new(),
-            quiet: None,
+            quiet: QuietLines::new(config.geometry.line_size),
         })
     }
 
@@ -189,28 +175,28 @@ impl FastDetector {
         }
     }
 
-    /// Takes a cached access if it is one that changes nothing but the position (see
-    /// [`Quiet`]): true if it was (and so revealed no race), false if it must be observed in
+    /// Takes a cached access if it is one that changes nothing but the position, by the last
+    /// line found quiet (see `quiet.rs`): true if it was (and so revealed no race), false if it must be observed in
     /// full. Short enough to inline where the events are made.
     #[inline(always)]
     pub fn observe_quiet(&mut self, access: Access, range: Range) -> bool {
         let line = range.start & !(self.line_size() - 1);
         let within_line = range.len != 0 && range.len <= self.line_size() - (range.start - line);
-        match self.quiet {
-            Some(quiet) if within_line && quiet.line == line && (access == Access::Read || quiet.writes_too) => {
-                self.now += 1;
-                true
-            }
-            _ => false,
+        if within_line && self.quiet.covers_last(line, access) {
+            self.now += 1;
+            true
+        } else {
+            false
         }
     }
 
     #[inline(never)] // Rare next to cached accesses: keep it out of `observe`.
     fn observe_other(&mut self, event: &Event) -> Result<(), StreamError> {
         match event {
-            // Leaves every line as it was (see `Quiet`), unless it is a write that flags lines.
+            // Leaves every line as it was (see `quiet.rs`), unless it is a write that flags
+            // lines.
             Event::CpuAccess { access, .. } if !(self.config.cpu_uncached_vs_cache && *access == Access::Write) => {}
-            _ => self.quiet = None,
+            _ => self.quiet.clear(),
         }
         match event {
             Event::CpuAccess { space, access, range, origin } => {
@@ -354,6 +340,9 @@ impl FastDetector {
         let line = range.start & !(self.line_size() - 1);
         if range.len != 0 && range.len <= self.line_size() - (range.start - line) {
             // Within one line (every aligned access): no splitting.
+            if self.quiet.covers_recent(line, access) {
+                return;
+            }
             match access {
                 Access::Read => self.cached_read(line, origin),
                 Access::Write => self.cached_write(line, range, origin),
@@ -383,7 +372,7 @@ impl FastDetector {
             Some(look) if look.flagged => self.check_alloc(line, look.valid_since, origin),
             Some(_) => {}
             // Nothing pending, the line not flagged.
-            None => self.quiet = Some(Quiet { line, writes_too: false }),
+            None => self.quiet.insert(line, false),
         }
     }
 
@@ -415,8 +404,9 @@ impl FastDetector {
             self.check_write_back(line, look, origin);
         }
         let pending = horizon <= self.now;
-        self.quiet = (!look.flagged && !pending)
-            .then_some(Quiet { line, writes_too: self.config.geometry.write_back == WriteBack::Line });
+        if !look.flagged && !pending {
+            self.quiet.insert(line, self.config.geometry.write_back == WriteBack::Line);
+        }
     }
 
     /// The `wb` of a cached write to a flagged line (on the bytes it dirtied first) against
