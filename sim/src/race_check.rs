@@ -161,6 +161,10 @@ impl RaceCheck {
         }
     }
 
+    /// A cached access that `EventSink::cached` does not take inline (every store, and
+    /// every read the quiet filter does not cover or that a pending request makes logged):
+    /// logged, then observed in full. Out of line: the memory system makes events at every
+    /// load and store form, and the inlined copies are the interpreter's loop.
     #[inline(never)]
     fn cached_in_full(&mut self, access: Access, range: Range, origin: Origin) {
         self.events += 1;
