@@ -153,8 +153,9 @@ impl RaceCheck {
     fn note_half(&mut self, access: Access, origin: Origin, pos: Pos) {
         match access {
             Access::Read => self.last_read = (pos, origin),
-            // (The position first: it alone rules out nearly every write.)
-            Access::Write if self.last_read.0 == pos - 1 && self.last_read.1 == origin => {
+            // (The position first: it alone rules out nearly every write. Position 0 is no
+            // read, whatever the origin.)
+            Access::Write if self.last_read.0 == pos - 1 && self.last_read.0 != 0 && self.last_read.1 == origin => {
                 self.second_halves.insert(pos);
             }
             Access::Write => {}
@@ -320,5 +321,32 @@ impl EventSink for RaceCheck {
 
     fn wants_halt(&self) -> bool {
         self.halt_on_race && self.races > 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mxpsim_detector::event::{CacheGeometry, WriteBack};
+
+    fn checker() -> RaceCheck {
+        let geometry = CacheGeometry { line_size: 32, write_back: WriteBack::Line };
+        RaceCheck::new(Config { geometry, cpu_uncached_vs_cache: false }, false).unwrap()
+    }
+
+    #[test]
+    fn a_write_right_after_a_read_of_its_origin_is_a_second_half_and_the_first_event_never() {
+        let word = |addr| Range::new(addr, 4);
+        let at = Origin::default();
+        let mut check = checker();
+        // The first event: a write with the origin that "no read yet" is kept with.
+        check.cached(Access::Write, word(0x8000_0000), at);
+        let amo = Origin { pc: 0x100, cycle: 7, ctx: 0 };
+        check.cached(Access::Read, word(0x8000_0040), amo);
+        check.cached(Access::Write, word(0x8000_0040), amo);
+        // Not after a read of another origin.
+        check.cached(Access::Read, word(0x8000_0040), at);
+        check.cached(Access::Write, word(0x8000_0040), amo);
+        assert_eq!(check.finish().second_halves.into_iter().collect::<Vec<_>>(), vec![3]);
     }
 }

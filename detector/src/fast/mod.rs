@@ -152,7 +152,8 @@ impl FastDetector {
         })
     }
 
-    /// Takes one event. On a [`StreamError`] the event is ignored and the state unchanged.
+    /// Takes one event. On a [`StreamError`] the event is ignored and the state unchanged
+    /// (but for the quiet-line filter, which may be cleared: that changes no result).
     #[inline(always)]
     pub fn observe(&mut self, event: &Event) -> Result<(), StreamError> {
         // Cached accesses are nearly every event: their common case is inlined here, all else
@@ -193,8 +194,8 @@ impl FastDetector {
     #[inline(never)] // Rare next to cached accesses: keep it out of `observe`.
     fn observe_other(&mut self, event: &Event) -> Result<(), StreamError> {
         match event {
-            // Leaves every line as it was (see `quiet.rs`), unless it is a write that flags
-            // lines.
+            // Flags no line and starts no request (see `quiet.rs`), unless it is a write
+            // checked against the cache (a scratchpad write too, to keep the rule short).
             Event::CpuAccess { access, .. } if !(self.config.cpu_uncached_vs_cache && *access == Access::Write) => {}
             _ => self.quiet.clear(),
         }

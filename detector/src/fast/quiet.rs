@@ -4,11 +4,12 @@
 //!
 //! A line is quiet when no request is pending (so no read is recorded for an engine node
 //! still to come) and the line is not flagged (no DRAM node to check an `alloc` or `wb`
-//! against). Only some other kinds of event can change either — a request, sync, engine
-//! node, cache maintenance, or an uncached write checked against the cache (which flags
-//! lines) — and the detector clears the filter at each. Until then a read of a quiet line
-//! changes nothing, and neither does a write to it once it is dirty under whole-line
-//! write-back (its epoch's first `wb` already covers the line).
+//! against), and a write skipped needs the line dirty. Only a request (pending), an engine
+//! node or an uncached write checked against the cache (flags) and cache maintenance (dirty)
+//! can change these; the detector clears the filter at every event other than a cached
+//! access or a CPU access that flags nothing (a sync too: simpler than proving it harmless).
+//! Until then a read of a quiet line changes nothing, and neither does a write to it once
+//! it is dirty under whole-line write-back (its epoch's first `wb` already covers the line).
 //!
 //! Two levels: the line of the last access that found one (one compare, inlined where the
 //! simulator makes its events), and behind it a few recent ones, direct-mapped by line
