@@ -170,25 +170,37 @@ impl FastDetector {
     /// contract), without the event built.
     #[inline(always)]
     pub fn observe_cached(&mut self, access: Access, range: Range, origin: Origin) {
-        if !self.observe_quiet(access, range) {
-            self.now += 1;
-            self.cached(access, range, origin);
+        self.now += 1;
+        match self.line_within(range) {
+            // Within one line (every aligned access): no splitting.
+            Some(line) if self.quiet.covers_last(line, access) || self.quiet.covers_recent(line, access) => {}
+            Some(line) => match access {
+                Access::Read => self.cached_read(line, origin),
+                Access::Write => self.cached_write(line, range, origin),
+            },
+            None => self.cached_across_lines(access, range, origin),
         }
     }
 
     /// Takes a cached access if it is one that changes nothing but the position, by the last
-    /// line found quiet (see `quiet.rs`): true if it was (and so revealed no race), false if it must be observed in
-    /// full. Short enough to inline where the events are made.
+    /// line found quiet (see `quiet.rs`): true if it was (and so revealed no race), false if
+    /// it must be observed in full. Short enough to inline where the events are made.
     #[inline(always)]
     pub fn observe_quiet(&mut self, access: Access, range: Range) -> bool {
-        let line = range.start & !(self.line_size() - 1);
-        let within_line = range.len != 0 && range.len <= self.line_size() - (range.start - line);
-        if within_line && self.quiet.covers_last(line, access) {
-            self.now += 1;
-            true
-        } else {
-            false
+        match self.line_within(range) {
+            Some(line) if self.quiet.covers_last(line, access) => {
+                self.now += 1;
+                true
+            }
+            _ => false,
         }
+    }
+
+    /// The line holding all of `range`, if it is not empty and within one line.
+    #[inline(always)]
+    fn line_within(&self, range: Range) -> Option<u32> {
+        let line = range.start & !(self.line_size() - 1);
+        (range.len != 0 && range.len <= self.line_size() - (range.start - line)).then_some(line)
     }
 
     #[inline(never)] // Rare next to cached accesses: keep it out of `observe`.
@@ -204,10 +216,8 @@ impl FastDetector {
                 self.now += 1;
                 self.cpu_access(*space, *access, *range, *origin);
             }
-            Event::Cached { access, range, origin } => {
-                self.now += 1;
-                self.cached(*access, *range, *origin);
-            }
+            // (`observe` takes these itself.)
+            Event::Cached { access, range, origin } => self.observe_cached(*access, *range, *origin),
             Event::CacheMaintenance { op, scope, .. } => {
                 self.now += 1;
                 self.maintenance(*op, *scope);
@@ -333,24 +343,6 @@ impl FastDetector {
         };
         found.sort_by_key(|(n, _)| n.id.pos);
         found
-    }
-
-    /// A cached access at `self.now`.
-    #[inline(always)] // Into `observe_cached`: one call per cached access, not two.
-    fn cached(&mut self, access: Access, range: Range, origin: Origin) {
-        let line = range.start & !(self.line_size() - 1);
-        if range.len != 0 && range.len <= self.line_size() - (range.start - line) {
-            // Within one line (every aligned access): no splitting.
-            if self.quiet.covers_recent(line, access) {
-                return;
-            }
-            match access {
-                Access::Read => self.cached_read(line, origin),
-                Access::Write => self.cached_write(line, range, origin),
-            }
-        } else {
-            self.cached_across_lines(access, range, origin);
-        }
     }
 
     /// A cached access that is empty or spans lines: one access per line it touches (in

@@ -34,8 +34,9 @@ struct Last {
 pub(crate) struct QuietLines {
     last: Option<Last>,
     line_shift: u32,
-    /// Recent lines found quiet. Per slot: 0 (empty), or an entry: the line's address shifted left by 2, bit 1 set
-    /// when writes to it change nothing either, bit 0 set — so that a look is one compare.
+    /// Recent lines found quiet. Per slot: 0 (empty), or an entry: the line's address shifted
+    /// left by 2, bit 1 set when writes to it change nothing either, bit 0 set — so that a
+    /// look is one compare.
     recent: [u64; SLOTS],
 }
 
