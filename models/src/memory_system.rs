@@ -393,6 +393,9 @@ impl<S: EventSink> MemorySystem<S> {
     fn cached_read(&mut self, addr: u32, buf: &mut [u8], now: u64) -> u64 {
         let cache = self.cache.as_mut().expect("called with a cache model");
         if within_line(addr, buf.len() as u32, cache.line_size()) {
+            if cache.read_filtered(addr, buf) {
+                return self.hit_stall; // a hit: the common case
+            }
             let traffic = cache.read(&mut self.dram, addr, buf);
             return self.time_cache_traffic(traffic, now);
         }
@@ -410,6 +413,9 @@ impl<S: EventSink> MemorySystem<S> {
     fn cached_write(&mut self, addr: u32, data: &[u8], now: u64) -> u64 {
         let cache = self.cache.as_mut().expect("called with a cache model");
         if within_line(addr, data.len() as u32, cache.line_size()) {
+            if cache.write_filtered(addr, data) {
+                return self.hit_stall;
+            }
             let traffic = cache.write(&mut self.dram, addr, data);
             return self.time_cache_traffic(traffic, now);
         }

@@ -138,11 +138,18 @@ impl Cache {
     }
 
     fn data_offset(&self, slot: u32, addr: u32) -> usize {
-        (slot * self.line + (addr & (self.line - 1))) as usize
+        ((slot << self.line_shift) | (addr & (self.line - 1))) as usize
+    }
+
+    /// The slot of `addr`'s line if the filter has it: a hit found without searching the set.
+    #[inline(always)]
+    fn filtered(&self, addr: u32) -> Option<u32> {
+        let line = self.line_of(addr);
+        let (tag, slot) = self.filter[self.filter_index(line)];
+        (tag == line).then_some(slot)
     }
 
     /// The slot holding `line`, if any; refreshes the filter.
-    #[inline(always)]
     fn lookup(&mut self, line: u32) -> Option<u32> {
         let f = self.filter_index(line);
         if self.filter[f].0 == line {
@@ -159,8 +166,19 @@ impl Cache {
         self.replacement.touch(slot);
     }
 
-    /// Loads `buf.len()` bytes at `addr`, all within one line.
+    /// Loads `buf.len()` bytes at `addr`, all within one line, if the filter has its line
+    /// (true), as [`Cache::read`] would; else does nothing (false). The memory system's fast
+    /// path: inlined at every load, the rest of a read is not.
     #[inline(always)]
+    pub fn read_filtered(&mut self, addr: u32, buf: &mut [u8]) -> bool {
+        let Some(slot) = self.filtered(addr) else { return false };
+        self.stats.read_accesses += 1;
+        self.read_slot(slot, addr, buf);
+        true
+    }
+
+    /// Loads `buf.len()` bytes at `addr`, all within one line.
+    #[inline(never)]
     pub fn read(&mut self, mem: &mut Dram, addr: u32, buf: &mut [u8]) -> Traffic {
         debug_assert!(self.line_of(addr) == self.line_of(addr + buf.len() as u32 - 1));
         self.stats.read_accesses += 1;
@@ -173,14 +191,30 @@ impl Cache {
                 self.allocate(mem, line, &mut traffic)
             }
         };
-        self.touch(slot);
-        let off = self.data_offset(slot, addr);
-        copy_small(buf, &self.data[off..off + buf.len()]);
+        self.read_slot(slot, addr, buf);
         traffic
     }
 
-    /// Stores `data` at `addr`, all within one line.
+    /// A read of `buf` at `addr` from `slot`, which holds its line.
     #[inline(always)]
+    fn read_slot(&mut self, slot: u32, addr: u32, buf: &mut [u8]) {
+        self.touch(slot);
+        let off = self.data_offset(slot, addr);
+        copy_small(buf, &self.data[off..off + buf.len()]);
+    }
+
+    /// Stores `data` at `addr`, all within one line, if the cache writes back and the
+    /// filter has its line (true), as [`Cache::write`] would; else does nothing (false).
+    #[inline(always)]
+    pub fn write_filtered(&mut self, addr: u32, data: &[u8]) -> bool {
+        let Some(slot) = self.filtered(addr).filter(|_| self.write == WritePolicy::Back) else { return false };
+        self.stats.write_accesses += 1;
+        self.write_slot(slot, addr, data);
+        true
+    }
+
+    /// Stores `data` at `addr`, all within one line.
+    #[inline(never)]
     pub fn write(&mut self, mem: &mut Dram, addr: u32, data: &[u8]) -> Traffic {
         debug_assert!(self.line_of(addr) == self.line_of(addr + data.len() as u32 - 1));
         self.stats.write_accesses += 1;
@@ -198,12 +232,7 @@ impl Cache {
             }
         };
         if let Some(slot) = slot {
-            self.touch(slot);
-            let off = self.data_offset(slot, addr);
-            copy_small(&mut self.data[off..off + data.len()], data);
-            if self.write == WritePolicy::Back {
-                mark_dirty(&mut self.dirty[slot as usize], addr & (self.line - 1), data.len() as u32);
-            }
+            self.write_slot(slot, addr, data);
         }
         if self.write == WritePolicy::Through {
             mem.write_bytes(addr, data).expect("the memory system only caches DRAM addresses");
@@ -211,6 +240,17 @@ impl Cache {
             self.stats.bytes_written += data.len() as u64;
         }
         traffic
+    }
+
+    /// A write of `data` at `addr` into `slot`, which holds its line (dirty under write-back).
+    #[inline(always)]
+    fn write_slot(&mut self, slot: u32, addr: u32, data: &[u8]) {
+        self.touch(slot);
+        let off = self.data_offset(slot, addr);
+        copy_small(&mut self.data[off..off + data.len()], data);
+        if self.write == WritePolicy::Back {
+            mark_dirty(&mut self.dirty[slot as usize], addr & (self.line - 1), data.len() as u32);
+        }
     }
 
     /// Makes room for `line` and fills it from memory.

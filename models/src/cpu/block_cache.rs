@@ -237,6 +237,12 @@ impl Arena {
     pub fn insns(&self, block: Block, n: u32) -> &[Insn] {
         &self.0[block.start as usize..][..n.min(block.len()) as usize]
     }
+
+    /// All of `block`'s instructions.
+    #[inline(always)]
+    pub fn whole(&self, block: Block) -> &[Insn] {
+        &self.0[block.start as usize..block.start as usize + block.len() as usize]
+    }
 }
 
 #[cfg(test)]
