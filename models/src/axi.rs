@@ -215,13 +215,12 @@ impl Axi {
     /// Whether posted transaction `txn` has completed by cycle `now` (it is then forgotten).
     pub fn completed_by(&mut self, txn: Txn, now: u64) -> bool {
         self.advance(now);
-        match self.collect(txn) {
-            Some(done) if done <= now => true,
-            Some(done) => {
-                self.completed.push((txn, done));
-                false
+        match self.completed.iter().position(|&(t, _)| t == txn) {
+            Some(i) if self.completed[i].1 <= now => {
+                self.completed.swap_remove(i);
+                true
             }
-            None => false,
+            _ => false,
         }
     }
 
