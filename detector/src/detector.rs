@@ -53,9 +53,7 @@ impl Detector {
     fn collect_races(&mut self) -> usize {
         self.fresh.clear();
         self.fresh.extend(self.fast.drain_races());
-        for race in &self.fresh {
-            self.report.add(race.clone());
-        }
+        self.report.add_all(&self.fresh);
         self.fresh.len()
     }
 

@@ -86,21 +86,46 @@ pub struct Report {
 }
 
 impl Report {
-    pub fn add(&mut self, race: Race) {
-        match self.entries.entry(race.key()) {
-            std::collections::btree_map::Entry::Occupied(mut e) => {
-                let entry = e.get_mut();
-                entry.occurrences += 1;
-                // Most repeats touch bytes already recorded (a loop re-reading a buffer).
-                if bytes::covers(&entry.bytes, &race.bytes) {
-                    return;
-                }
-                for &r in &race.bytes {
-                    bytes::insert(&mut entry.bytes, r);
-                }
+    fn add(&mut self, race: &Race) {
+        self.add_occurrences(race.key(), std::slice::from_ref(race));
+    }
+
+    /// Adds the races one event revealed, as [`Report::add`] of each in order would. A read
+    /// of a line that uncached writes flagged races with every writer there, the same few
+    /// keys again and again: each key is looked up once.
+    pub fn add_all(&mut self, races: &[Race]) {
+        if let [race] = races {
+            return self.add(race);
+        }
+        let mut order: Vec<(RaceKey, usize)> = races.iter().map(Race::key).zip(0..).collect();
+        order.sort_unstable();
+        let mut group: Vec<&Race> = Vec::new();
+        for (i, &(key, at)) in order.iter().enumerate() {
+            group.push(&races[at]);
+            if order.get(i + 1).is_none_or(|next| next.0 != key) {
+                self.add_occurrences(key, group.drain(..));
             }
+        }
+    }
+
+    /// Adds occurrences of the race `key`, the first one first.
+    fn add_occurrences<'a>(&mut self, key: RaceKey, races: impl IntoIterator<Item = &'a Race>) {
+        let mut races = races.into_iter();
+        let entry = match self.entries.entry(key) {
+            std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
             std::collections::btree_map::Entry::Vacant(e) => {
-                e.insert(ReportEntry { bytes: race.bytes.clone(), first: race, occurrences: 1 });
+                let Some(first) = races.next() else { return };
+                e.insert(ReportEntry { bytes: first.bytes.clone(), first: first.clone(), occurrences: 1 })
+            }
+        };
+        for race in races {
+            entry.occurrences += 1;
+            // Most repeats touch bytes already recorded (a loop re-reading a buffer).
+            if bytes::covers(&entry.bytes, &race.bytes) {
+                continue;
+            }
+            for &r in &race.bytes {
+                bytes::insert(&mut entry.bytes, r);
             }
         }
     }
@@ -116,5 +141,54 @@ impl Report {
 
     pub fn entries(&self) -> impl Iterator<Item = &ReportEntry> {
         self.entries.values()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(kind: NodeKind, pos: Pos, pc: u32, line: Option<u32>) -> RaceNode {
+        RaceNode {
+            id: NodeId { kind, pos, line },
+            origin: Origin { pc, cycle: pos, ctx: 0 },
+            pred: pos,
+            succ: Some(pos),
+        }
+    }
+
+    #[test]
+    fn the_races_of_one_event_add_up_as_one_at_a_time() {
+        // A read's alloc against writers of two sites, interleaved: two keys, each first seen
+        // in the middle of the batch; the first occurrence of each key is the one kept.
+        let alloc = node(NodeKind::Alloc, 9, 0x100, Some(0x40));
+        let writer = |pos: Pos, pc: u32, byte: u32| {
+            Race::new(
+                alloc,
+                node(NodeKind::CpuUncachedWrite, pos, pc, None),
+                Space::Dram,
+                vec![Range::new(0x40 + byte, 1)],
+            )
+        };
+        let earlier = [writer(1, 0x200, 0)];
+        let event = [writer(2, 0x300, 1), writer(3, 0x200, 2), writer(4, 0x300, 3), writer(5, 0x200, 2)];
+        let mut one_at_a_time = Report::default();
+        let mut batched = Report::default();
+        for report in [&mut one_at_a_time, &mut batched] {
+            report.add_all(&earlier);
+        }
+        for race in &event {
+            one_at_a_time.add_all(std::slice::from_ref(race));
+        }
+        batched.add_all(&event);
+        assert_eq!(batched, one_at_a_time);
+        let entries: Vec<_> = batched.entries().map(|e| (e.first.a.id.pos, e.occurrences, e.bytes.clone())).collect();
+        assert_eq!(
+            entries,
+            [
+                (1, 3, vec![Range::new(0x40, 1), Range::new(0x42, 1)]),
+                (2, 2, vec![Range::new(0x41, 1), Range::new(0x43, 1)])
+            ]
+        );
     }
 }
