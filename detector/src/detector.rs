@@ -3,7 +3,7 @@
 use crate::config::{Config, ConfigError, StreamError};
 use crate::event::{Access, Event, Origin, Pos, Range};
 use crate::fast::{FastDetector, StateSize};
-use crate::race::{Race, Report};
+use crate::race::{KeyGroups, Race, Report};
 
 /// Feed events with [`Detector::observe`]; read the races so far with [`Detector::report`]
 /// (for a halt-on-first-race option, stop when `observe` returns a non-zero count) and the
@@ -13,13 +13,19 @@ use crate::race::{Race, Report};
 pub struct Detector {
     fast: FastDetector,
     report: Report,
-    /// The races the last event that revealed any revealed.
+    /// The races the last event that revealed any revealed, and their keys' groups.
     fresh: Vec<Race>,
+    fresh_groups: KeyGroups,
 }
 
 impl Detector {
     pub fn new(config: Config) -> Result<Detector, ConfigError> {
-        Ok(Detector { fast: FastDetector::new(config)?, report: Report::default(), fresh: Vec::new() })
+        Ok(Detector {
+            fast: FastDetector::new(config)?,
+            report: Report::default(),
+            fresh: Vec::new(),
+            fresh_groups: KeyGroups::default(),
+        })
     }
 
     /// Takes one event; returns how many races (occurrences, before deduplication) it
@@ -53,7 +59,8 @@ impl Detector {
     fn collect_races(&mut self) -> usize {
         self.fresh.clear();
         self.fresh.extend(self.fast.drain_races());
-        self.report.add_all(&self.fresh);
+        self.fresh_groups.group(&self.fresh);
+        self.report.add_all(&self.fresh, &self.fresh_groups);
         self.fresh.len()
     }
 
@@ -61,6 +68,12 @@ impl Detector {
     /// callers that note what they know of the moment, e.g. the last store to a line).
     pub fn fresh(&self) -> &[Race] {
         &self.fresh
+    }
+
+    /// Per race of [`Detector::fresh`]: whether an earlier one has its key (the report kept
+    /// the first).
+    pub fn fresh_repeats(&self) -> &[bool] {
+        self.fresh_groups.repeats()
     }
 
     /// The CPU timeline position of the last CPU node observed (0 before the first).

@@ -85,26 +85,44 @@ pub struct Report {
     entries: BTreeMap<RaceKey, ReportEntry>,
 }
 
-impl Report {
-    fn add(&mut self, race: &Race) {
-        self.add_occurrences(race.key(), std::slice::from_ref(race));
+/// The races one event revealed, grouped by key (a read of a line that uncached writes
+/// flagged races with every writer there: many races, few keys). Grouped once per event, for
+/// the report and for whoever notes what only a key's first race tells.
+#[derive(Clone, Debug, Default)]
+pub struct KeyGroups {
+    /// Each race's key and index, sorted: a key's races together, in event order.
+    order: Vec<(RaceKey, usize)>,
+    /// Per race: whether an earlier race of the event has its key.
+    repeats: Vec<bool>,
+}
+
+impl KeyGroups {
+    /// Groups `races`. (The buffers are kept: some runs group millions of events.)
+    pub fn group(&mut self, races: &[Race]) {
+        self.order.clear();
+        self.order.extend(races.iter().map(Race::key).zip(0..));
+        self.order.sort_unstable();
+        self.repeats.clear();
+        self.repeats.resize(races.len(), false);
+        for pair in self.order.windows(2) {
+            if pair[0].0 == pair[1].0 {
+                self.repeats[pair[1].1] = true;
+            }
+        }
     }
 
-    /// Adds the races one event revealed, as [`Report::add`] of each in order would. A read
-    /// of a line that uncached writes flagged races with every writer there, the same few
-    /// keys again and again: each key is looked up once.
-    pub fn add_all(&mut self, races: &[Race]) {
-        if let [race] = races {
-            return self.add(race);
-        }
-        let mut order: Vec<(RaceKey, usize)> = races.iter().map(Race::key).zip(0..).collect();
-        order.sort_unstable();
-        let mut group: Vec<&Race> = Vec::new();
-        for (i, &(key, at)) in order.iter().enumerate() {
-            group.push(&races[at]);
-            if order.get(i + 1).is_none_or(|next| next.0 != key) {
-                self.add_occurrences(key, group.drain(..));
-            }
+    /// Per race of the last grouped event: whether an earlier race of it has its key.
+    pub fn repeats(&self) -> &[bool] {
+        &self.repeats
+    }
+}
+
+impl Report {
+    /// Adds the races one event revealed (grouped by `groups`), as adding each in order
+    /// would: each key is looked up once.
+    pub fn add_all(&mut self, races: &[Race], groups: &KeyGroups) {
+        for group in groups.order.chunk_by(|a, b| a.0 == b.0) {
+            self.add_occurrences(group[0].0, group.iter().map(|&(_, at)| &races[at]));
         }
     }
 
@@ -172,15 +190,20 @@ mod tests {
         };
         let earlier = [writer(1, 0x200, 0)];
         let event = [writer(2, 0x300, 1), writer(3, 0x200, 2), writer(4, 0x300, 3), writer(5, 0x200, 2)];
+        let add = |report: &mut Report, races: &[Race]| {
+            let mut groups = KeyGroups::default();
+            groups.group(races);
+            report.add_all(races, &groups);
+        };
         let mut one_at_a_time = Report::default();
         let mut batched = Report::default();
         for report in [&mut one_at_a_time, &mut batched] {
-            report.add_all(&earlier);
+            add(report, &earlier);
         }
         for race in &event {
-            one_at_a_time.add_all(std::slice::from_ref(race));
+            add(&mut one_at_a_time, std::slice::from_ref(race));
         }
-        batched.add_all(&event);
+        add(&mut batched, &event);
         assert_eq!(batched, one_at_a_time);
         let entries: Vec<_> = batched.entries().map(|e| (e.first.a.id.pos, e.occurrences, e.bytes.clone())).collect();
         assert_eq!(

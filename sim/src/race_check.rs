@@ -6,7 +6,7 @@
 use crate::access_log::{AccessLog, Logged};
 use mxpsim_detector::event::{Access, CacheOp, Event, Origin, Pos, Range, Request, Scope};
 use mxpsim_detector::node::NodeKind;
-use mxpsim_detector::race::{Race, RaceKey};
+use mxpsim_detector::race::RaceKey;
 use mxpsim_detector::{Config, ConfigError, Detector, Report, StreamError};
 use mxpsim_models::events::EventSink;
 use std::collections::{BTreeMap, BTreeSet};
@@ -85,9 +85,6 @@ pub struct RaceCheck {
     /// once).
     last_read: (Pos, Origin),
     second_halves: BTreeSet<Pos>,
-    /// [`RaceCheck::note_sides`]'s buffers: the fresh races' keys with their indices, and
-    /// which races repeat an earlier one's key.
-    fresh_keys: (Vec<(RaceKey, usize)>, Vec<bool>),
 }
 
 impl RaceCheck {
@@ -109,7 +106,6 @@ impl RaceCheck {
             first_stream_error: None,
             last_read: (0, Origin::default()),
             second_halves: BTreeSet::new(),
-            fresh_keys: Default::default(),
         })
     }
 
@@ -229,22 +225,8 @@ impl RaceCheck {
     #[inline(never)]
     fn note_sides(&mut self, current: &Event) {
         // A race of a key an earlier one of this event had can only add a vector side
-        // (whether one is found depends on the race's bytes): skipped otherwise. (A read of a
-        // line uncached writes flagged races with each writer there: many races, few keys.
-        // The buffers are kept: in a run with millions of races, allocating them per event
-        // is what costs.)
-        let (mut order, mut repeated) = std::mem::take(&mut self.fresh_keys);
-        order.clear();
-        order.extend(self.detector.fresh().iter().map(Race::key).zip(0..));
-        order.sort_unstable();
-        repeated.clear();
-        repeated.resize(order.len(), false);
-        for pair in order.windows(2) {
-            if pair[0].0 == pair[1].0 {
-                repeated[pair[1].1] = true;
-            }
-        }
-        for (race, &repeated) in self.detector.fresh().iter().zip(&repeated) {
+        // (whether one is found depends on the race's bytes): skipped otherwise.
+        for (race, &repeated) in self.detector.fresh().iter().zip(self.detector.fresh_repeats()) {
             let is_vector = race.a.id.kind == NodeKind::Vector || race.b.id.kind == NodeKind::Vector;
             if repeated && !is_vector {
                 continue;
@@ -286,7 +268,6 @@ impl RaceCheck {
                 e.insert(CacheSide { own, last_store });
             }
         }
-        self.fresh_keys = (order, repeated);
     }
 
     /// The vector node of `request` (the event being observed, or one kept since the last

@@ -235,7 +235,7 @@ impl Arena {
     /// The first `n` instructions of `block` (at most its length).
     #[inline(always)]
     pub fn insns(&self, block: Block, n: u32) -> &[Insn] {
-        &self.0[block.start as usize..][..n.min(block.len()) as usize]
+        &self.whole(block)[..n.min(block.len()) as usize]
     }
 
     /// All of `block`'s instructions.
