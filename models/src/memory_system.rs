@@ -93,6 +93,10 @@ pub struct MemorySystem<S: EventSink> {
     cycle_limit: u64,
     /// Why the run must stop before the hart's next instruction, besides an accelerator error.
     stop: Option<Stop>,
+    /// Whether any of the above asks the hart to halt (watched stores or console bytes not
+    /// taken, an accelerator error, a stop): [`MemorySystem::halting_now`], kept at every
+    /// change, so that the test after each CPU access is one load, not four.
+    halting: bool,
     clock_hz: u32,
     /// The hart's call context ([`Bus::set_context`]), for the events' origins.
     ctx: u32,
@@ -132,6 +136,7 @@ impl<S: EventSink> MemorySystem<S> {
             mxp_error: None,
             cycle_limit: u64::MAX,
             stop: None,
+            halting: false,
             clock_hz,
             ctx: 0,
             clint: None,
@@ -203,13 +208,22 @@ impl<S: EventSink> MemorySystem<S> {
 
     /// The stores into the watched bytes since the last call, as `(address, length)`.
     pub fn take_watched_stores(&mut self) -> Vec<(u32, u32)> {
-        std::mem::take(&mut self.watched_stores)
+        let stores = std::mem::take(&mut self.watched_stores);
+        self.halting = self.halting_now();
+        stores
     }
 
     /// The UART bytes written since the last call (the run stops after each store that
     /// writes one, so that the host prints them in order with its other output).
     pub fn take_console(&mut self) -> Vec<u8> {
-        std::mem::take(&mut self.console)
+        let bytes = std::mem::take(&mut self.console);
+        self.halting = self.halting_now();
+        bytes
+    }
+
+    /// Whether the hart must halt for the memory system's own reasons (see `halting`).
+    fn halting_now(&self) -> bool {
+        !self.watched_stores.is_empty() || !self.console.is_empty() || self.mxp_error.is_some() || self.stop.is_some()
     }
 
     /// True when the event sink asked to stop (a race checker halting on the first race).
@@ -300,6 +314,7 @@ impl<S: EventSink> MemorySystem<S> {
             (Target::Uart(off), _, Some(uart)) => {
                 if let Some(byte) = uart.write(off, value as u8) {
                     self.console.push(byte);
+                    self.halting = true;
                 }
             }
             _ => unreachable!("the layout has only the devices present"),
@@ -561,6 +576,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                 if let Some(watched) = self.watched {
                     if watched.overlaps(Range::new(addr, len as u32)) {
                         self.watched_stores.push((addr, len as u32));
+                        self.halting = true;
                     }
                 }
                 stall
@@ -611,11 +627,8 @@ impl<S: EventSink> Bus for MemorySystem<S> {
     }
 
     fn halt_requested(&self) -> bool {
-        !self.watched_stores.is_empty()
-            || !self.console.is_empty()
-            || self.mxp_error.is_some()
-            || self.stop.is_some()
-            || (S::ENABLED && self.sink.wants_halt())
+        debug_assert_eq!(self.halting, self.halting_now(), "`halting` missed a change");
+        self.halting || (S::ENABLED && self.sink.wants_halt())
     }
 
     fn peek(&self, addr: u32, buf: &mut [u8]) -> Result<(), MemFault> {

@@ -43,6 +43,14 @@ pub struct AccessLog {
     pages: Box<[Option<Box<[LineAccesses]>>; PAGES]>,
 }
 
+/// A page's lines, none accessed yet. Cold and out of line: the callers are on every store's
+/// path, and an allocation inlined there made each of them save and restore six registers.
+#[cold]
+#[inline(never)]
+fn new_page(lines: usize) -> Box<[LineAccesses]> {
+    vec![LineAccesses::default(); lines].into_boxed_slice()
+}
+
 impl AccessLog {
     /// A log for `line_size`-byte lines (a power of two, at most 4 KiB).
     pub fn new(line_size: u32) -> Self {
@@ -54,8 +62,7 @@ impl AccessLog {
     #[inline]
     fn slot(&mut self, addr: u32) -> &mut LineAccesses {
         let lines = self.lines_per_page;
-        let page = self.pages[(addr >> PAGE_SHIFT) as usize]
-            .get_or_insert_with(|| vec![LineAccesses::default(); lines].into_boxed_slice());
+        let page = self.pages[(addr >> PAGE_SHIFT) as usize].get_or_insert_with(|| new_page(lines));
         let index = (addr & ((1 << PAGE_SHIFT) - 1)) >> self.line_shift;
         &mut page[index as usize]
     }

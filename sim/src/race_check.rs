@@ -66,7 +66,9 @@ pub struct RaceCheck {
     detector: Detector,
     line_size: u32,
     halt_on_race: bool,
-    races: usize,
+    /// A race was found, and the run halts at the first (one flag: it is read after every
+    /// CPU access).
+    halting: bool,
     events: u64,
     landmarks: BTreeMap<Pos, Landmark>,
     accesses: AccessLog,
@@ -93,7 +95,7 @@ impl RaceCheck {
             line_size: config.geometry.line_size,
             detector: Detector::new(config)?,
             halt_on_race,
-            races: 0,
+            halting: false,
             events: 0,
             landmarks: BTreeMap::new(),
             accesses: AccessLog::new(config.geometry.line_size),
@@ -156,10 +158,28 @@ impl RaceCheck {
             // (The position first: it alone rules out nearly every write. Position 0 is no
             // read, whatever the origin.)
             Access::Write if self.last_read.0 == pos - 1 && self.last_read.0 != 0 && self.last_read.1 == origin => {
-                self.second_halves.insert(pos);
+                self.note_second_half(pos)
             }
             Access::Write => {}
         }
+    }
+
+    /// Rare (AMOs), and kept out of the paths of every store.
+    #[cold]
+    #[inline(never)]
+    fn note_second_half(&mut self, pos: Pos) {
+        self.second_halves.insert(pos);
+    }
+
+    /// A store the detector's quiet filter has taken (to a dirty line under whole-line
+    /// write-back: it changes nothing but the position): only logged. Out of line, and
+    /// apart from `cached_in_full`, whose prologue and checks were half of a store's cost.
+    #[inline(never)]
+    fn quiet_store(&mut self, range: Range, origin: Origin) {
+        self.events += 1;
+        let pos = self.detector.position();
+        self.note_half(Access::Write, origin, pos);
+        self.accesses.store(range, pos, origin, self.last_request);
     }
 
     /// A cached access that `EventSink::cached` does not take inline (every store, and
@@ -181,7 +201,7 @@ impl RaceCheck {
         }
         let found = self.detector.observe_cached(access, range, origin);
         if found > 0 {
-            self.races += found;
+            self.halting = self.halt_on_race;
             self.note_sides(&Event::Cached { access, range, origin });
         }
     }
@@ -204,8 +224,8 @@ impl RaceCheck {
     fn observe(&mut self, event: &Event) -> bool {
         match self.detector.observe(event) {
             Ok(0) => true,
-            Ok(found) => {
-                self.races += found;
+            Ok(_) => {
+                self.halting = self.halt_on_race;
                 self.note_sides(event);
                 true
             }
@@ -308,16 +328,20 @@ impl EventSink for RaceCheck {
 
     /// A cached access (nearly every event): no landmark, and no event built. A read the
     /// detector's quiet filter takes, with no request pending (so not logged), is inlined
-    /// where the hardware makes it; everything else is a call. (Inlining quiet writes too,
-    /// with their store to the access log, made the interpreter's loop slower: callgrind,
-    /// vbw_mtx_median 7.71e9 -> 8.00e9 host instructions.)
+    /// where the hardware makes it; a write it takes is a call to `quiet_store`; everything
+    /// else to `cached_in_full`. (Inlining quiet writes with their store to the access log
+    /// made the interpreter's loop slower: callgrind, vbw_mtx_median 7.71e9 -> 8.00e9 host
+    /// instructions. Taking them in `cached_in_full` cost 94 host instructions per store,
+    /// `quiet_store` 52: vbw_mtx_median_argb32's first 6e7 instructions, 6.61e9 -> 6.21e9.)
     #[inline(always)]
     fn cached(&mut self, access: Access, range: Range, origin: Origin) {
-        if access == Access::Read && !self.pending && self.detector.observe_quiet(access, range) {
-            self.events += 1;
-            self.note_half(access, origin, self.detector.position());
-        } else {
-            self.cached_in_full(access, range, origin);
+        match access {
+            Access::Read if !self.pending && self.detector.observe_quiet(access, range) => {
+                self.events += 1;
+                self.note_half(access, origin, self.detector.position());
+            }
+            Access::Write if self.detector.observe_quiet(access, range) => self.quiet_store(range, origin),
+            _ => self.cached_in_full(access, range, origin),
         }
     }
 
@@ -326,7 +350,7 @@ impl EventSink for RaceCheck {
     }
 
     fn wants_halt(&self) -> bool {
-        self.halt_on_race && self.races > 0
+        self.halting
     }
 }
 
@@ -354,5 +378,28 @@ mod tests {
         check.cached(Access::Read, word(0x8000_0040), at);
         check.cached(Access::Write, word(0x8000_0040), amo);
         assert_eq!(check.finish().second_halves.into_iter().collect::<Vec<_>>(), vec![3]);
+    }
+
+    #[test]
+    fn stores_to_a_dirty_line_are_logged_and_counted_as_every_other() {
+        let word = |addr| Range::new(addr, 4);
+        let at = |pc| Origin { pc, cycle: u64::from(pc), ctx: 0 };
+        let line = 0x8000_0040;
+        let mut check = checker();
+        // The first store starts the line's dirty epoch; the next ones change nothing but
+        // the position (the detector's quiet filter takes them).
+        check.cached(Access::Write, word(line), at(0x10));
+        check.cached(Access::Write, word(line + 4), at(0x14));
+        // An AMO on the dirty line: its write is a second half all the same.
+        check.cached(Access::Read, word(line + 8), at(0x18));
+        check.cached(Access::Write, word(line + 8), at(0x18));
+        check.cached(Access::Write, word(line + 12), at(0x1c));
+        assert_eq!(check.detector.position(), 5);
+        let last = check.accesses.last_store_before(line, 6).unwrap();
+        assert_eq!((last.pos, last.origin, last.range), (5, at(0x1c), word(line + 12)));
+        assert_eq!(check.accesses.bytes_at(line, 4), None, "not the latest store any more");
+        let findings = check.finish();
+        assert_eq!(findings.events, 5);
+        assert_eq!(findings.second_halves.into_iter().collect::<Vec<_>>(), vec![4]);
     }
 }

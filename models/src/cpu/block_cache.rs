@@ -180,7 +180,9 @@ impl BlockCache {
     #[inline(always)]
     pub fn invalidate_range(&mut self, addr: u32, len: u32) -> bool {
         let last = addr.wrapping_add(len - 1);
-        (self.holds_code(addr) || self.holds_code(last)) && self.invalidate_blocks(addr, last)
+        // (`last` is looked up only when it is in another chunk: a store rarely is.)
+        (self.holds_code(addr) || (last >> CHUNK_SHIFT != addr >> CHUNK_SHIFT && self.holds_code(last)))
+            && self.invalidate_blocks(addr, last)
     }
 
     #[inline(always)]

@@ -50,6 +50,7 @@ impl<S: EventSink> MemorySystem<S> {
 
     fn fail(&mut self, error: MxpError) {
         self.mxp_error.get_or_insert(error);
+        self.halting = true;
     }
 
     pub(super) fn halt(&mut self, halt: Halt) {
@@ -57,6 +58,7 @@ impl<S: EventSink> MemorySystem<S> {
             Halt::Error(e) => self.fail(e),
             Halt::Requested => {
                 self.stop.get_or_insert(Stop::Requested);
+                self.halting = true;
             }
         }
     }
@@ -66,6 +68,7 @@ impl<S: EventSink> MemorySystem<S> {
     fn wait_until(&mut self, now: u64, until: u64) -> u64 {
         if until > self.cycle_limit {
             self.stop.get_or_insert(Stop::CycleLimit);
+            self.halting = true;
             return self.cycle_limit.saturating_sub(now);
         }
         until - now

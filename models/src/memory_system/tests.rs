@@ -225,3 +225,22 @@ fn regions_must_be_whole_pages_and_not_overlap() {
     let map = MemoryMap { regions: vec![odd], ..MemoryMap::default() };
     assert_eq!(map.validate(&MxpConfig::default(), &DevicesConfig::default()).unwrap_err().field, "regions");
 }
+
+#[test]
+fn a_console_byte_halts_the_hart_until_the_host_takes_it() {
+    let devices = DevicesConfig { clint: None, uart: Some(crate::devices::uart::UartConfig::default()) };
+    let map = MemoryMap { dram_size: 0x1_0000, ..MemoryMap::default() };
+    map.validate(&MxpConfig::default(), &devices).unwrap();
+    let mut m =
+        MemorySystem::new(map, &cache_cfg(), axi_cfg(), &MxpConfig::default(), 100_000_000, Vec::<Event>::new())
+            .with_devices(&devices, Box::new(()));
+    let thr = crate::devices::uart::UartConfig::default().base;
+    m.store(at(0), BASE, Width::Word, 7).unwrap();
+    assert!(!m.halt_requested());
+    m.store(at(1), thr, Width::Byte, u32::from(b'!')).unwrap();
+    assert!(m.halt_requested(), "a byte for the host to print");
+    assert_eq!(m.take_console(), b"!");
+    assert!(!m.halt_requested(), "taken");
+    m.store(at(2), BASE + 4, Width::Word, 7).unwrap();
+    assert!(!m.halt_requested());
+}
