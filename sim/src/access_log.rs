@@ -34,9 +34,22 @@ const PAGE_SHIFT: u32 = 12;
 /// Pages of the 32-bit address space.
 const PAGES: usize = 1 << (32 - PAGE_SHIFT);
 
+/// A store not yet written to its line's slot, with the newest request when it was made.
+#[derive(Clone, Copy, Debug)]
+struct Unlogged {
+    store: Logged,
+    last_request: Pos,
+}
+
 pub struct AccessLog {
     line_shift: u32,
     lines_per_page: usize,
+    /// The latest store, while it is not yet in its slot. A store to the same line with no
+    /// request between replaces it here, without a look-up: a loop filling a buffer stores
+    /// to each line many times over, and only its last store before a request (and the last
+    /// of all) can be asked for — the ones between change nothing in the slot (see
+    /// [`AccessLog::store`]). Written to its slot before any other store and any question.
+    unlogged: Option<Unlogged>,
     /// Every page of the 32-bit address space, allocated when first touched: one indexed
     /// load per access (the table itself is zero pages until used; an array, so that the
     /// index needs no bounds check).
@@ -56,7 +69,7 @@ impl AccessLog {
     pub fn new(line_size: u32) -> Self {
         let line_shift = line_size.trailing_zeros().min(PAGE_SHIFT);
         let pages = vec![None; PAGES].into_boxed_slice().try_into().expect("PAGES entries");
-        AccessLog { line_shift, lines_per_page: 1 << (PAGE_SHIFT - line_shift), pages }
+        AccessLog { line_shift, lines_per_page: 1 << (PAGE_SHIFT - line_shift), unlogged: None, pages }
     }
 
     #[inline]
@@ -69,15 +82,41 @@ impl AccessLog {
 
     /// A store at CPU position `pos` of `range` (within one line); `last_request` is the
     /// position of the newest request so far (0: none).
+    ///
+    /// Of stores to one line with the same `last_request`, only the first can change the
+    /// slot's `before_request` (each later one finds an earlier store of the run as the
+    /// line's last, made after that request), so logging only the last of them leaves the
+    /// slot as logging every one would.
     #[inline]
     pub fn store(&mut self, range: Range, pos: Pos, origin: Origin, last_request: Pos) {
-        let slot = self.slot(range.start);
+        let store = Logged { pos, origin, range };
+        let line_shift = self.line_shift;
+        match &mut self.unlogged {
+            Some(u) if u.last_request == last_request && (u.store.range.start ^ range.start) >> line_shift == 0 => {
+                u.store = store;
+            }
+            _ => {
+                self.write_unlogged();
+                self.unlogged = Some(Unlogged { store, last_request });
+            }
+        }
+    }
+
+    /// Writes the unlogged store (if any) to its slot.
+    fn write_unlogged(&mut self) {
+        if let Some(Unlogged { store, last_request }) = self.unlogged.take() {
+            self.log_store(store, last_request);
+        }
+    }
+
+    fn log_store(&mut self, store: Logged, last_request: Pos) {
+        let slot = self.slot(store.range.start);
         // (Asked in this order, a program with no request yet stores without loading the
         // slot: the load, a cache miss per line, was a third of the race checker's own cost.)
         if last_request != 0 && slot.last_store.pos != 0 && slot.last_store.pos < last_request {
             slot.before_request = (last_request, slot.last_store);
         }
-        slot.last_store = Logged { pos, origin, range };
+        slot.last_store = store;
     }
 
     /// A read at CPU position `pos` of `range` (within one line).
@@ -88,6 +127,7 @@ impl AccessLog {
 
     /// The last store to the line at `line` before position `p`, if the log knows it exactly.
     pub fn last_store_before(&mut self, line: u32, p: Pos) -> Option<Logged> {
+        self.write_unlogged();
         let slot = *self.slot(line);
         if slot.last_store.pos != 0 && slot.last_store.pos < p {
             Some(slot.last_store)
@@ -101,6 +141,7 @@ impl AccessLog {
     /// The bytes of the access to the line at `line` at position `pos`, if it is still the
     /// line's latest read or one of its stores kept.
     pub fn bytes_at(&mut self, line: u32, pos: Pos) -> Option<Range> {
+        self.write_unlogged();
         let slot = *self.slot(line);
         let stores = [slot.last_store, slot.before_request.1].map(|s| (s.pos, s.range));
         [slot.last_read].into_iter().chain(stores).find(|a| a.0 == pos && pos != 0).map(|a| a.1)
@@ -110,6 +151,54 @@ impl AccessLog {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// A store (line 0..4, word 0..8 of a 32-byte line), or a request between stores.
+    #[derive(Clone, Copy, Debug)]
+    enum Step {
+        Store { line: u32, word: u32 },
+        Request,
+    }
+
+    fn step() -> impl Strategy<Value = Step> {
+        prop_oneof![
+            4 => (0..4u32, 0..8u32).prop_map(|(line, word)| Step::Store { line, word }),
+            1 => Just(Step::Request),
+        ]
+    }
+
+    proptest! {
+        // (Each case makes two logs, each with a 16 MB page table.)
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Holding back a run of stores to one line changes no answer: a log that writes
+        /// every store to its slot at once answers every question alike.
+        #[test]
+        fn holding_back_stores_to_one_line_changes_no_answer(steps in prop::collection::vec(step(), 1..60)) {
+            let base = 0x8000_1000;
+            let (mut held, mut direct) = (AccessLog::new(32), AccessLog::new(32));
+            let (mut pos, mut last_request) = (0, 0);
+            for s in steps {
+                pos += 1;
+                match s {
+                    Step::Request => last_request = pos,
+                    Step::Store { line, word } => {
+                        let range = Range::new(base + line * 32 + word * 4, 4);
+                        let origin = Origin { pc: 0x100 + pos as u32 * 4, cycle: pos, ctx: 0 };
+                        held.store(range, pos, origin, last_request);
+                        direct.store(range, pos, origin, last_request);
+                        direct.write_unlogged();
+                    }
+                }
+            }
+            for line in (0..4).map(|l| base + l * 32) {
+                for p in 0..=pos + 1 {
+                    prop_assert_eq!(held.last_store_before(line, p), direct.last_store_before(line, p));
+                    prop_assert_eq!(held.bytes_at(line, p), direct.bytes_at(line, p));
+                }
+            }
+        }
+    }
 
     fn at(pc: u32) -> Origin {
         Origin { pc, cycle: 0, ctx: 0 }
