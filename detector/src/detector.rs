@@ -76,6 +76,14 @@ impl Detector {
         self.fresh_groups.repeats()
     }
 
+    /// True while a request's engine node has not arrived: only then can a cached read's
+    /// `alloc` race with a node still to come (a request made later orders the read
+    /// before its node).
+    #[inline(always)]
+    pub fn request_pending(&self) -> bool {
+        self.fast.request_pending()
+    }
+
     /// The CPU timeline position of the last CPU node observed (0 before the first).
     pub fn position(&self) -> Pos {
         self.fast.position()

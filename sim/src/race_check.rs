@@ -73,9 +73,6 @@ pub struct RaceCheck {
     landmarks: BTreeMap<Pos, Landmark>,
     accesses: AccessLog,
     last_request: Pos,
-    /// A request is pending (none synced yet since it): only then is a read's `alloc`
-    /// recorded by the detector for a later engine node, so only then are reads logged.
-    pending: bool,
     cache_sides: BTreeMap<RaceKey, CacheSide>,
     /// The vector nodes (`Event::Vector`) since the last sync, in arrival order: after the
     /// sync nothing new can race with them.
@@ -100,7 +97,6 @@ impl RaceCheck {
             landmarks: BTreeMap::new(),
             accesses: AccessLog::new(config.geometry.line_size),
             last_request: 0,
-            pending: false,
             cache_sides: BTreeMap::new(),
             vectors: Vec::new(),
             vector_sides: BTreeMap::new(),
@@ -136,11 +132,9 @@ impl RaceCheck {
             Event::CacheMaintenance { op, scope, origin } => Landmark::Maintenance { op, scope, origin },
             Event::Request { request, origin } => {
                 self.last_request = self.detector.position();
-                self.pending = true;
                 Landmark::Request { request, origin }
             }
             Event::Sync { origin } => {
-                self.pending = false;
                 self.vectors.clear();
                 Landmark::Sync { origin }
             }
@@ -182,8 +176,8 @@ impl RaceCheck {
         self.accesses.store(range, pos, origin, self.last_request);
     }
 
-    /// A cached access that `EventSink::cached` does not take inline (every store, and
-    /// every read the quiet filter does not cover or that a pending request makes logged):
+    /// A cached access that `EventSink::cached` does not take inline (a store or a read the
+    /// quiet filter does not cover):
     /// logged, then observed in full. Out of line: the memory system makes events at every
     /// load and store form, and the inlined copies are the interpreter's loop.
     #[inline(never)]
@@ -194,9 +188,10 @@ impl RaceCheck {
         match access {
             Access::Write => self.accesses.store(range, pos, origin, self.last_request),
             // A read's fill races with an engine node that comes later only if a request
-            // is pending now (the detector's own rule); a race found at the read itself
+            // whose node has not arrived is pending now (the detector's own rule: a request
+            // made later orders the read before its node); a race found at the read itself
             // takes its bytes from the event.
-            Access::Read if self.pending => self.accesses.read(range, pos),
+            Access::Read if self.detector.request_pending() => self.accesses.read(range, pos),
             Access::Read => {}
         }
         let found = self.detector.observe_cached(access, range, origin);
@@ -327,8 +322,7 @@ impl EventSink for RaceCheck {
     }
 
     /// A cached access (nearly every event): no landmark, and no event built. A read the
-    /// detector's quiet filter takes, with no request pending (so not logged), is inlined
-    /// where the hardware makes it; a write it takes is a call to `quiet_store`; everything
+    /// detector's quiet filter takes (not logged) is inlined where the hardware makes it; a write it takes is a call to `quiet_store`; everything
     /// else to `cached_in_full`. (Inlining quiet writes with their store to the access log
     /// made the interpreter's loop slower: callgrind, vbw_mtx_median 7.71e9 -> 8.00e9 host
     /// instructions. Taking them in `cached_in_full` cost 94 host instructions per store,
@@ -336,7 +330,10 @@ impl EventSink for RaceCheck {
     #[inline(always)]
     fn cached(&mut self, access: Access, range: Range, origin: Origin) {
         match access {
-            Access::Read if !self.pending && self.detector.observe_quiet(access, range) => {
+            // (No read the filter takes needs logging: while a request is pending, the
+            // filter is empty.)
+            Access::Read if self.detector.observe_quiet(access, range) => {
+                debug_assert!(!self.detector.request_pending());
                 self.events += 1;
                 self.note_half(access, origin, self.detector.position());
             }

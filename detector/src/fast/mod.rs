@@ -196,6 +196,12 @@ impl FastDetector {
         }
     }
 
+    /// [`Detector::request_pending`](crate::Detector::request_pending).
+    #[inline(always)]
+    pub fn request_pending(&self) -> bool {
+        self.engine.oldest_pending().is_some()
+    }
+
     /// The line holding all of `range`, if it is not empty and within one line.
     #[inline(always)]
     fn line_within(&self, range: Range) -> Option<u32> {
