@@ -104,12 +104,7 @@ impl AccessLog {
 
     /// Writes the unlogged store (if any) to its slot.
     fn write_unlogged(&mut self) {
-        if let Some(Unlogged { store, last_request }) = self.unlogged.take() {
-            self.log_store(store, last_request);
-        }
-    }
-
-    fn log_store(&mut self, store: Logged, last_request: Pos) {
+        let Some(Unlogged { store, last_request }) = self.unlogged.take() else { return };
         let slot = self.slot(store.range.start);
         // (Asked in this order, a program with no request yet stores without loading the
         // slot: the load, a cache miss per line, was a third of the race checker's own cost.)

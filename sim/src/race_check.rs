@@ -165,34 +165,39 @@ impl RaceCheck {
         self.second_halves.insert(pos);
     }
 
+    /// Counts a cached access at CPU position `pos` and notes its half of an AMO; a store is
+    /// logged.
+    #[inline(always)]
+    fn note_cached(&mut self, access: Access, range: Range, origin: Origin, pos: Pos) {
+        self.events += 1;
+        self.note_half(access, origin, pos);
+        if access == Access::Write {
+            self.accesses.store(range, pos, origin, self.last_request);
+        }
+    }
+
     /// A store the detector's quiet filter has taken (to a dirty line under whole-line
-    /// write-back: it changes nothing but the position): only logged. Out of line, and
+    /// write-back: it changes nothing but the position): only noted. Out of line, and
     /// apart from `cached_in_full`, whose prologue and checks were half of a store's cost.
     #[inline(never)]
     fn quiet_store(&mut self, range: Range, origin: Origin) {
-        self.events += 1;
-        let pos = self.detector.position();
-        self.note_half(Access::Write, origin, pos);
-        self.accesses.store(range, pos, origin, self.last_request);
+        self.note_cached(Access::Write, range, origin, self.detector.position());
     }
 
     /// A cached access that `EventSink::cached` does not take inline (a store or a read the
-    /// quiet filter does not cover):
-    /// logged, then observed in full. Out of line: the memory system makes events at every
-    /// load and store form, and the inlined copies are the interpreter's loop.
+    /// quiet filter does not cover): noted, then observed in full. Out of line: the memory
+    /// system makes events at every load and store form, and the inlined copies are the
+    /// interpreter's loop.
     #[inline(never)]
     fn cached_in_full(&mut self, access: Access, range: Range, origin: Origin) {
-        self.events += 1;
         let pos = self.detector.position() + 1;
-        self.note_half(access, origin, pos);
-        match access {
-            Access::Write => self.accesses.store(range, pos, origin, self.last_request),
-            // A read's fill races with an engine node that comes later only if a request
-            // whose node has not arrived is pending now (the detector's own rule: a request
-            // made later orders the read before its node); a race found at the read itself
-            // takes its bytes from the event.
-            Access::Read if self.detector.request_pending() => self.accesses.read(range, pos),
-            Access::Read => {}
+        self.note_cached(access, range, origin, pos);
+        // A read's fill races with an engine node that comes later only if a request whose
+        // node has not arrived is pending now (the detector's own rule: a request made later
+        // orders the read before its node); a race found at the read itself takes its bytes
+        // from the event.
+        if access == Access::Read && self.detector.request_pending() {
+            self.accesses.read(range, pos);
         }
         let found = self.detector.observe_cached(access, range, origin);
         if found > 0 {
@@ -322,11 +327,12 @@ impl EventSink for RaceCheck {
     }
 
     /// A cached access (nearly every event): no landmark, and no event built. A read the
-    /// detector's quiet filter takes (not logged) is inlined where the hardware makes it; a write it takes is a call to `quiet_store`; everything
-    /// else to `cached_in_full`. (Inlining quiet writes with their store to the access log
-    /// made the interpreter's loop slower: callgrind, vbw_mtx_median 7.71e9 -> 8.00e9 host
-    /// instructions. Taking them in `cached_in_full` cost 94 host instructions per store,
-    /// `quiet_store` 52: vbw_mtx_median_argb32's first 6e7 instructions, 6.61e9 -> 6.21e9.)
+    /// detector's quiet filter takes (not logged) is inlined where the hardware makes it; a
+    /// write it takes is a call to `quiet_store`; everything else goes to `cached_in_full`.
+    /// (Inlining quiet writes with their store to the access log made the interpreter's loop
+    /// slower: callgrind, vbw_mtx_median 7.71e9 -> 8.00e9 host instructions. Taking them in
+    /// `cached_in_full` cost 94 host instructions per store, `quiet_store` 52:
+    /// vbw_mtx_median_argb32's first 6e7 instructions, 6.61e9 -> 6.21e9.)
     #[inline(always)]
     fn cached(&mut self, access: Access, range: Range, origin: Origin) {
         match access {
@@ -334,8 +340,7 @@ impl EventSink for RaceCheck {
             // filter is empty.)
             Access::Read if self.detector.observe_quiet(access, range) => {
                 debug_assert!(!self.detector.request_pending());
-                self.events += 1;
-                self.note_half(access, origin, self.detector.position());
+                self.note_cached(access, range, origin, self.detector.position());
             }
             Access::Write if self.detector.observe_quiet(access, range) => self.quiet_store(range, origin),
             _ => self.cached_in_full(access, range, origin),

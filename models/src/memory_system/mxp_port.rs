@@ -56,19 +56,21 @@ impl<S: EventSink> MemorySystem<S> {
     pub(super) fn halt(&mut self, halt: Halt) {
         match halt {
             Halt::Error(e) => self.fail(e),
-            Halt::Requested => {
-                self.stop.get_or_insert(Stop::Requested);
-                self.halting = true;
-            }
+            Halt::Requested => self.stop_run(Stop::Requested),
         }
+    }
+
+    /// Stops the run before the hart's next instruction (the first reason given is kept).
+    fn stop_run(&mut self, stop: Stop) {
+        self.stop.get_or_insert(stop);
+        self.halting = true;
     }
 
     /// The CPU's stall for a wait from `now` until `until`, cut at the cycle limit (the run
     /// then stops, the clock at the limit).
     fn wait_until(&mut self, now: u64, until: u64) -> u64 {
         if until > self.cycle_limit {
-            self.stop.get_or_insert(Stop::CycleLimit);
-            self.halting = true;
+            self.stop_run(Stop::CycleLimit);
             return self.cycle_limit.saturating_sub(now);
         }
         until - now
