@@ -22,6 +22,16 @@ impl Width {
     pub const fn bytes(self) -> u32 {
         self as u32
     }
+
+    /// The little-endian value of this width at the start of `bytes`, zero-extended.
+    #[inline(always)]
+    pub fn load_le(self, bytes: &[u8]) -> u32 {
+        match self {
+            Width::Byte => bytes[0] as u32,
+            Width::Half => u16::from_le_bytes([bytes[0], bytes[1]]) as u32,
+            Width::Word => u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]),
+        }
+    }
 }
 
 /// Why an access did not complete. The hart turns it into the matching access-fault trap.

@@ -404,13 +404,12 @@ impl<S: EventSink> MemorySystem<S> {
         done.expect("target checked")
     }
 
+    /// A cached load of `buf` that the cache's front-end filter did not take (`load` tries it
+    /// first): a search of the set, a miss, or an access across two lines.
     #[inline(always)]
     fn cached_read(&mut self, addr: u32, buf: &mut [u8], now: u64) -> u64 {
         let cache = self.cache.as_mut().expect("called with a cache model");
         if within_line(addr, buf.len() as u32, cache.line_size()) {
-            if cache.read_filtered(addr, buf) {
-                return self.hit_stall; // a hit: the common case
-            }
             let traffic = cache.read(&mut self.dram, addr, buf);
             return self.time_cache_traffic(traffic, now);
         }
@@ -531,8 +530,11 @@ impl<S: EventSink> Bus for MemorySystem<S> {
         let stall = match self.target(addr, len).ok_or(MemFault::Unmapped { addr })? {
             Target::Dram | Target::CachedRom => {
                 self.emit_cached(event::Access::Read, addr, len, at);
-                if self.cache.is_none() {
-                    return Ok((self.dram_load(addr, width), 0));
+                let Some(cache) = self.cache.as_mut() else { return Ok((self.dram_load(addr, width), 0)) };
+                if within_line(addr, len, cache.line_size()) {
+                    if let Some(value) = cache.load_filtered(addr, width) {
+                        return Ok((value, self.hit_stall)); // a hit: the common case
+                    }
                 }
                 self.cached_read(addr, bytes, at.now)
             }
