@@ -20,6 +20,7 @@
 
 use super::decode::{decode, Insn};
 use super::isa::Flow;
+use super::jit;
 
 /// The most instructions in one block.
 pub const MAX_INSNS: u32 = 32;
@@ -53,14 +54,17 @@ fn index(pc: u32) -> usize {
 
 /// A block: its instructions are the arena's `start..start + len`, covering `bytes` bytes of
 /// code from its first instruction's address; `touches_memory` if one of them accesses data
-/// memory.
+/// memory; `code` names its compiled code ([`super::jit::code`]), and `heat` counts its runs
+/// by the interpreter until it is compiled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Block {
     pub start: u32,
+    pub code: u32,
     /// (Bytes, not words: a small table is a fast one.)
     len: u8,
     bytes: u8,
     pub touches_memory: bool,
+    heat: u8,
 }
 
 // The fields hold a block's size (its instructions, of 2 bytes at least, are fewer than its bytes).
@@ -90,11 +94,13 @@ pub struct BlockCache {
     /// a block's code came from the chunk. Never cleared (a stale bit only costs a look at
     /// the table), so the 8 MiB table is touched only where code and the stores near it are.
     code_chunks: Box<[u64]>,
+    /// See [`BlockCache::flushes`].
+    flushes: u64,
 }
 
 impl Default for BlockCache {
     fn default() -> Self {
-        let empty_block = Block { start: 0, len: 0, bytes: 0, touches_memory: false };
+        let empty_block = Block { start: 0, code: jit::code::NONE, len: 0, bytes: 0, touches_memory: false, heat: 0 };
         BlockCache {
             slots: (0..SLOTS)
                 .map(|i| Slot { pc: empty(i), block: empty_block })
@@ -104,6 +110,7 @@ impl Default for BlockCache {
                 .unwrap_or_else(|_| unreachable!()),
             arena_stale: false,
             code_chunks: vec![0; 1 << (32 - PAGE_SHIFT)].into_boxed_slice(),
+            flushes: 0,
         }
     }
 }
@@ -153,9 +160,11 @@ impl BlockCache {
         let insns = &arena[start as usize..];
         let block = Block {
             start,
+            code: jit::code::NONE,
             len: insns.len() as u8,
             bytes: at.wrapping_sub(pc) as u8,
             touches_memory: insns.iter().any(|i| i.op.accesses_memory()),
+            heat: 0,
         };
         self.mark_code(pc, block.bytes.into());
         self.slots[index(pc)] = Slot { pc, block };
@@ -226,6 +235,29 @@ impl BlockCache {
             slot.pc = empty(i);
         }
         self.arena_stale = true;
+        self.flushes += 1;
+    }
+
+    /// How many times the cache was emptied: code compiled for its blocks before the last
+    /// time is no longer referred to.
+    pub fn flushes(&self) -> u64 {
+        self.flushes
+    }
+
+    /// The interpreter runs the block at `pc` (cached, not compiled): true when this run makes
+    /// it [`super::jit::HOT`].
+    #[inline(always)]
+    pub fn warm(&mut self, pc: u32) -> bool {
+        let slot = &mut self.slots[index(pc)];
+        slot.block.heat = slot.block.heat.saturating_add(1);
+        slot.block.heat == super::jit::HOT
+    }
+
+    /// The block at `pc` (cached) has the code `code` from now on.
+    pub fn set_code(&mut self, pc: u32, code: u32) {
+        let slot = &mut self.slots[index(pc)];
+        debug_assert_eq!(slot.pc, pc);
+        slot.block.code = code;
     }
 }
 

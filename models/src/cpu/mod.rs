@@ -14,6 +14,7 @@ pub mod calls;
 pub mod csr;
 pub mod decode;
 pub mod isa;
+mod jit;
 pub mod timing;
 mod trap;
 
@@ -24,6 +25,7 @@ use calls::CallTree;
 use csr::{Counters, Csrs, Priv};
 use decode::{decode, Insn};
 use isa::Op;
+use jit::{Jit, Ran};
 use mxpsim_detector::event::Range;
 use std::collections::BTreeMap;
 use timing::{CostTable, CpuTiming};
@@ -155,6 +157,8 @@ pub struct Hart {
     /// The blocks' instructions. Taken out while [`Hart::run`] runs, so that a block's
     /// instructions are a slice the loop steps through (no look-up per instruction).
     arena: Arena,
+    /// The hot blocks' host code.
+    jit: Jit,
     costs: CostTable,
     taken_branch: u64,
     /// The last trap taken and the step it was taken at: a trap at the very next step means
@@ -225,6 +229,7 @@ impl Hart {
             steps: 0,
             blocks: BlockCache::default(),
             arena: Arena::default(),
+            jit: Jit::default(),
             costs: CostTable::new(timing),
             taken_branch: timing.taken_branch as u64,
             last_trap: None,
@@ -347,6 +352,7 @@ impl Hart {
         let stop_at = self.steps.saturating_add(budget);
         // While no more steps than this were taken, a whole block fits the budget.
         let whole_blocks_until = stop_at.saturating_sub(block_cache::MAX_INSNS as u64);
+        let mut frame = jit::Frame::new(bus, whole_blocks_until);
         'blocks: while self.steps < stop_at {
             if *now >= self.irq_check_at {
                 if let Some(exit) = self.with_clock(now, |hart| hart.between_instructions(bus, obs)) {
@@ -403,27 +409,58 @@ impl Hart {
                 // there. The steps are counted for the whole block at once; leaving early
                 // gives back those not started.
                 self.steps += insns.len() as u64;
-                // (By reference: the fields are loaded from the arena where they are used.
-                // The iterator's length is what is not started yet: no counter of its own.)
-                let mut iter = insns.iter();
-                while let Some(insn) = iter.next() {
-                    match self.step(bus, obs, insn, pc, now) {
-                        Ok(next) => pc = next,
-                        Err(event) => {
-                            self.steps -= iter.len() as u64;
-                            self.pc = pc;
-                            let end = |hart: &mut Self| hart.step_ended(bus, obs, event, *insn, pc, touched);
+                // A hot block runs compiled (see `jit`), unless an observer must see every
+                // instruction.
+                let compiled = if O::ENABLED { None } else { self.compiled::<B>(block, pc, insns.len(), *now, arena) };
+                if let Some(compiled) = compiled {
+                    match compiled.run(&mut frame, self, now) {
+                        Ran::Completed { next } => {
+                            pc = next;
+                            if *now >= self.irq_check_at {
+                                self.pc = pc;
+                                continue 'blocks;
+                            }
+                        }
+                        Ran::Left { next, done } => {
+                            self.steps -= (insns.len() as u32 - done) as u64;
+                            self.pc = next;
+                            continue 'blocks;
+                        }
+                        Ran::Faulted { at, done, event } => {
+                            self.steps -= (insns.len() as u32 - done - 1) as u64;
+                            self.pc = at;
+                            let insn = insns[done as usize];
+                            let end = |hart: &mut Self| hart.step_ended(bus, obs, event, insn, at, touched);
                             match self.with_clock(now, end) {
                                 Some(exit) => return exit,
-                                // On at the trap's handler.
                                 None => continue 'blocks,
                             }
                         }
                     }
-                    if *now >= self.irq_check_at {
-                        self.steps -= iter.len() as u64;
-                        self.pc = pc;
-                        continue 'blocks;
+                } else {
+                    // (By reference: the fields are loaded from the arena where they are
+                    // used. The iterator's length is what is not started yet: no counter of
+                    // its own.)
+                    let mut iter = insns.iter();
+                    while let Some(insn) = iter.next() {
+                        match self.step(bus, obs, insn, pc, now) {
+                            Ok(next) => pc = next,
+                            Err(event) => {
+                                self.steps -= iter.len() as u64;
+                                self.pc = pc;
+                                let end = |hart: &mut Self| hart.step_ended(bus, obs, event, *insn, pc, touched);
+                                match self.with_clock(now, end) {
+                                    Some(exit) => return exit,
+                                    // On at the trap's handler.
+                                    None => continue 'blocks,
+                                }
+                            }
+                        }
+                        if *now >= self.irq_check_at {
+                            self.steps -= iter.len() as u64;
+                            self.pc = pc;
+                            continue 'blocks;
+                        }
                     }
                 }
                 // The block ran to its end and nothing needs a look before the next
@@ -445,6 +482,44 @@ impl Hart {
             self.pc = pc;
         }
         self.take_halt().unwrap_or(Exit::Budget)
+    }
+
+    /// The code to run the block at `pc` with, at clock `now`, if it is compiled and fits:
+    /// all its `len` instructions are to run (the budget did not cut it short), and it cannot
+    /// reach a look between instructions before its first memory access ([`jit::Compiled::fits`]).
+    /// Counts the runs of a block not compiled yet, and compiles it once it is hot.
+    #[inline(always)]
+    fn compiled<B: Bus>(
+        &mut self,
+        block: Block,
+        pc: u32,
+        len: usize,
+        now: u64,
+        arena: &Arena,
+    ) -> Option<jit::Compiled> {
+        match block.code {
+            jit::code::NONE => {
+                if self.blocks.warm(pc) {
+                    self.compile::<B>(block, pc, arena);
+                }
+                None
+            }
+            jit::code::NEVER => None,
+            code => {
+                let compiled = self.jit.get(code);
+                (len == block.len() as usize && compiled.fits::<B>(now, self.irq_check_at)).then_some(compiled)
+            }
+        }
+    }
+
+    /// Compiles the hot block at `pc` (for a bus of type `B`).
+    #[cold]
+    #[inline(never)]
+    fn compile<B: Bus>(&mut self, block: Block, pc: u32, arena: &Arena) {
+        let generation = self.blocks.flushes();
+        let code =
+            self.jit.compile(arena.whole(block), pc, &self.costs, self.taken_branch, B::CALL_CONTEXTS, generation);
+        self.blocks.set_code(pc, code);
     }
 
     /// Runs `f` (out of line) with the clock `now` of [`Hart::run_blocks`] in [`Hart::now`],

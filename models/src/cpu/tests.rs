@@ -72,9 +72,22 @@ use asm::*;
 
 /// Loads `program` at `BASE` and returns the machine, ready to run.
 fn machine(program: &[u32]) -> (Hart, Memory) {
+    machine_with_cache(program, &CacheConfig { enabled: false, ..CacheConfig::default() })
+}
+
+/// [`machine`] with a cache model of `cache`.
+fn machine_with_cache(program: &[u32], cache: &CacheConfig) -> (Hart, Memory) {
+    machine_with_sink(program, cache, ())
+}
+
+/// [`machine_with_cache`] whose events go to `sink`.
+fn machine_with_sink<S: crate::events::EventSink>(
+    program: &[u32],
+    cache: &CacheConfig,
+    sink: S,
+) -> (Hart, MemorySystem<S>) {
     let map = MemoryMap { dram_base: BASE, dram_size: 0x1_0000, ..MemoryMap::default() };
-    let no_cache = CacheConfig { enabled: false, ..CacheConfig::default() };
-    let mut bus = MemorySystem::new(map, &no_cache, AxiConfig::default(), &MxpConfig::default(), 100_000_000, ());
+    let mut bus = MemorySystem::new(map, cache, AxiConfig::default(), &MxpConfig::default(), 100_000_000, sink);
     let bytes: Vec<u8> = program.iter().flat_map(|w| w.to_le_bytes()).collect();
     bus.poke(BASE, &bytes).unwrap();
     (Hart::new(BASE, &CpuTiming::default()), bus)
@@ -603,10 +616,20 @@ const CLINT: u32 = 0x0200_0000;
 
 /// `program` followed by NOPs up to 4 KiB, with a CLINT; `mtimecmp` set to `compare` ticks.
 fn machine_with_timer(program: &[u32], compare: u64) -> (Hart, Memory) {
+    machine_with_timer_and_sink(program, compare, &CacheConfig { enabled: false, ..CacheConfig::default() }, ())
+}
+
+/// [`machine_with_timer`] with a cache model of `cache`, its events going to `sink`.
+fn machine_with_timer_and_sink<S: crate::events::EventSink>(
+    program: &[u32],
+    compare: u64,
+    cache: &CacheConfig,
+    sink: S,
+) -> (Hart, MemorySystem<S>) {
     use crate::devices::{clint::ClintConfig, DevicesConfig};
     let mut words = program.to_vec();
     words.resize(0x400, NOP);
-    let (hart, bus) = machine(&words);
+    let (hart, bus) = machine_with_sink(&words, cache, sink);
     let devices = DevicesConfig { clint: Some(ClintConfig { base: CLINT, timebase_hz: 10_000_000 }), uart: None };
     let mut bus = bus.with_devices(&devices, Box::new(()));
     let at = Access { pc: 0, now: 0 };
@@ -808,4 +831,237 @@ fn an_instruction_that_stops_the_run_completes_first() {
     assert_eq!(bus.take_console(), b"!");
     hart.run(&mut bus, &mut (), 1);
     assert_eq!(hart.x[12], 1);
+}
+
+/// The block translator (`jit`) against the interpreter: random loops of the instructions it
+/// compiles — integer, multiply/divide (with the divisors that need care), loads and stores of
+/// every width, forward branches and jumps inside the loop, a fault now and then — run for a
+/// budget on the same machine twice, once under an observer (which keeps every block
+/// interpreted) and once without (hot blocks compiled); registers, PC, clock, steps, how the
+/// run ended, the data memory and the cache's statistics must be the same. With a cache model
+/// of 1 KiB the accesses stall by hits and misses; with a timer, interrupts come in the middle
+/// of compiled loops.
+mod translated {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Sees everything, keeps nothing: an observer keeps the hart interpreting.
+    struct Interpreted;
+    impl Observer for Interpreted {
+        fn retired(&mut self, _: u32, _: u32, _: Option<(u8, u32)>) {}
+        fn trapped(&mut self, _: u32, _: Trap) {}
+        fn interrupted(&mut self, _: u32, _: Interrupt) {}
+    }
+
+    /// One instruction of the loop's body, before encoding.
+    #[derive(Clone, Debug)]
+    enum Piece {
+        /// funct7, funct3, rd, rs1, rs2.
+        Reg(u32, u32, u32, u32, u32),
+        /// funct3, rd, rs1, imm (shifts: the shift amount, `srai` with bit 10).
+        Imm(u32, u32, u32, i32),
+        Lui(u32, u32),
+        Auipc(u32, u32),
+        /// funct3, rd, offset from the data pointer (or, `fault`, from an unmapped address).
+        Load(u32, u32, i32, bool),
+        /// funct3, rs2, offset.
+        Store(u32, u32, i32),
+        /// funct3, rs1, rs2, instructions skipped forward.
+        Branch(u32, u32, u32, u32),
+        /// Instructions skipped forward.
+        Jump(u32),
+        /// `jal t0, leaf`: a call of the leaf function after the loop (`jalr zero, 0(t0)`
+        /// returns).
+        Call,
+    }
+
+    const DATA: u32 = BASE + 0x8000;
+    /// Registers: x1..x19 are the body's, x20 points at the data, x21 at nothing, x31 counts.
+    const DATA_REG: u32 = 20;
+    const NOWHERE_REG: u32 = 21;
+    const COUNTER: u32 = 31;
+
+    /// The leaf function's link register (t0: a call for the call-context tree).
+    const LINK: u32 = 5;
+
+    fn piece() -> impl Strategy<Value = Piece> {
+        // x0 too (its writes are dropped), not the link register.
+        let rd = prop::sample::select((0..20u32).filter(|&r| r != LINK).collect::<Vec<_>>());
+        let rs = 0..22u32;
+        prop_oneof![
+            4 => (prop::sample::select(vec![(0, 0), (0x20, 0), (0, 1), (0, 2), (0, 3), (0, 4), (0, 5), (0x20, 5), (0, 6), (0, 7)]), rd.clone(), rs.clone(), rs.clone())
+                .prop_map(|((f7, f3), rd, a, b)| Piece::Reg(f7, f3, rd, a, b)),
+            3 => (0..8u32, rd.clone(), rs.clone(), rs.clone()).prop_map(|(f3, rd, a, b)| Piece::Reg(1, f3, rd, a, b)),
+            4 => (prop::sample::select(vec![0u32, 2, 3, 4, 6, 7]), rd.clone(), rs.clone(), -2048..2048i32)
+                .prop_map(|(f3, rd, a, imm)| Piece::Imm(f3, rd, a, imm)),
+            2 => (prop::sample::select(vec![(1u32, 0i32), (5, 0), (5, 0x400)]), rd.clone(), rs.clone(), 0..32i32)
+                .prop_map(|((f3, high), rd, a, shamt)| Piece::Imm(f3, rd, a, high | shamt)),
+            1 => (rd.clone(), any::<u32>()).prop_map(|(rd, imm)| Piece::Lui(rd, imm & 0xf_ffff)),
+            1 => (rd.clone(), any::<u32>()).prop_map(|(rd, imm)| Piece::Auipc(rd, imm & 0xf_ffff)),
+            4 => (prop::sample::select(vec![0u32, 1, 2, 4, 5]), rd.clone(), 0..2040i32, prop::bool::weighted(0.02))
+                .prop_map(|(f3, rd, off, fault)| Piece::Load(f3, rd, off, fault)),
+            4 => (0..3u32, rs.clone(), 0..2040i32).prop_map(|(f3, rs2, off)| Piece::Store(f3, rs2, off)),
+            1 => (prop::sample::select(vec![0u32, 1, 4, 5, 6, 7]), rs.clone(), rs.clone(), 1..4u32)
+                .prop_map(|(f3, a, b, skip)| Piece::Branch(f3, a, b, skip)),
+            1 => (1..3u32).prop_map(Piece::Jump),
+            1 => Just(Piece::Call),
+        ]
+    }
+
+    /// The loop: the body, then `addi x31, x31, -1; bne x31, x0, start`, then `j .`, then the
+    /// leaf function (`addi x18, x18, 3; jalr zero, 0(t0)`). Forward branches and jumps that
+    /// would skip past the body land on the counter's `addi`.
+    fn program(body: &[Piece]) -> Vec<u32> {
+        let n = body.len() as u32;
+        let leaf = |k: u32| (4 * (n + 3 - k)) as i32;
+        let forward = |k: u32, skip: u32| ((skip + 1).min(n - k) * 4) as i32;
+        let mut words: Vec<u32> = body
+            .iter()
+            .enumerate()
+            .map(|(k, p)| match *p {
+                Piece::Reg(f7, f3, rd, a, b) => r(f7, b, a, f3, rd, 0x33),
+                Piece::Imm(f3, rd, a, imm) => i(imm, a, f3, rd, 0x13),
+                Piece::Lui(rd, imm) => lui(rd, imm),
+                Piece::Auipc(rd, imm) => imm << 12 | rd << 7 | 0x17,
+                Piece::Load(f3, rd, off, fault) => i(off, if fault { NOWHERE_REG } else { DATA_REG }, f3, rd, 0x03),
+                Piece::Store(f3, rs2, off) => s(off, rs2, DATA_REG, f3),
+                Piece::Branch(f3, a, c, skip) => b(forward(k as u32, skip), c, a, f3),
+                Piece::Jump(skip) => jal(0, forward(k as u32, skip)),
+                Piece::Call => jal(LINK, leaf(k as u32)),
+            })
+            .collect();
+        words.push(addi(COUNTER, COUNTER, -1));
+        words.push(b(-(4 * (n as i32 + 1)), 0, COUNTER, 1));
+        words.push(jal(0, 0));
+        words.push(addi(18, 18, 3));
+        words.push(jalr(0, LINK, 0));
+        words
+    }
+
+    #[derive(Debug, PartialEq)]
+    struct Outcome {
+        exit: Exit,
+        x: [u32; 32],
+        pc: u32,
+        now: u64,
+        steps: u64,
+        retired: u64,
+        data: Vec<u8>,
+        stats: Option<crate::cache::stats::CacheStats>,
+        /// With a sink that records them (a bus that keeps call contexts).
+        events: Option<Vec<mxpsim_detector::event::Event>>,
+    }
+
+    /// Runs the loop of `body` with the registers `regs` for `rounds` rounds, with a 1 KiB
+    /// cache model or none, a timer interrupt at tick `timer` (and every 97 ticks after) or
+    /// none, the events recorded (call contexts kept) or not, the blocks all interpreted or
+    /// compiled when hot.
+    fn outcome(
+        body: &[Piece],
+        regs: &[u32],
+        rounds: u32,
+        cache: bool,
+        timer: Option<u64>,
+        events: bool,
+        interpreted: bool,
+    ) -> Outcome {
+        if events {
+            run_loop(body, regs, rounds, cache, timer, Vec::new(), interpreted, |sink| Some(sink))
+        } else {
+            run_loop(body, regs, rounds, cache, timer, (), interpreted, |()| None)
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run_loop<S: crate::events::EventSink>(
+        body: &[Piece],
+        regs: &[u32],
+        rounds: u32,
+        cache: bool,
+        timer: Option<u64>,
+        sink: S,
+        interpreted: bool,
+        recorded: impl FnOnce(S) -> Option<Vec<mxpsim_detector::event::Event>>,
+    ) -> Outcome {
+        let words = program(body);
+        let config = match cache {
+            true => CacheConfig { size: 1024, line: 32, ways: 2, ..CacheConfig::default() },
+            false => CacheConfig { enabled: false, ..CacheConfig::default() },
+        };
+        let (mut hart, mut bus) = match timer {
+            Some(compare) => machine_with_timer_and_sink(&words, compare, &config, sink),
+            None => machine_with_sink(&words, &config, sink),
+        };
+        for (r, v) in regs.iter().enumerate().skip(1).take(19) {
+            hart.x[r] = *v;
+        }
+        (hart.x[DATA_REG as usize], hart.x[NOWHERE_REG as usize], hart.x[COUNTER as usize]) =
+            (DATA, 0x4000_0000, rounds);
+        if timer.is_some() {
+            // A handler that counts in x30 and puts the next interrupt 97 ticks on.
+            let handler = [
+                addi(30, 30, 1),
+                lui(29, CLINT >> 12),
+                i(0, 29, 2, 28, 0x03), // lw t3, mtimecmp
+                addi(28, 28, 97),
+                s(0, 28, 29, 2), // sw t3, mtimecmp
+                MRET,
+            ];
+            let bytes: Vec<u8> = handler.iter().flat_map(|w| w.to_le_bytes()).collect();
+            bus.poke(HANDLER, &bytes).unwrap();
+            hart.x[29] = 0;
+            hart.csr.write(MTVEC, HANDLER, Counters::default()).unwrap();
+            hart.csr.write(MIE, Interrupt::Timer.bit(), Counters::default()).unwrap();
+            hart.csr.write(MSTATUS, 1 << 3, Counters::default()).unwrap();
+        }
+        let budget = 20_000;
+        let exit = if interpreted {
+            hart.run(&mut bus, &mut Interpreted, budget)
+        } else {
+            // In pieces, as the simulator's main loop runs it.
+            let mut exit = Exit::Budget;
+            let mut left = budget;
+            while left > 0 && exit == Exit::Budget {
+                let steps = hart.steps;
+                exit = hart.run(&mut bus, &mut (), left.min(3_000));
+                left -= hart.steps - steps;
+            }
+            exit
+        };
+        let mut data = vec![0; 2048 + 4];
+        bus.peek(DATA, &mut data).unwrap();
+        let stats = bus.cache().map(|c| c.stats.clone());
+        Outcome {
+            exit,
+            x: hart.x,
+            pc: hart.pc,
+            now: hart.now,
+            steps: hart.steps,
+            retired: hart.retired(),
+            data,
+            stats,
+            events: recorded(bus.into_sink()),
+        }
+    }
+
+    fn value() -> impl Strategy<Value = u32> {
+        prop_oneof![any::<u32>(), prop::sample::select(vec![0u32, 1, u32::MAX, i32::MIN as u32, i32::MAX as u32, 2])]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        #[test]
+        fn compiled_blocks_run_as_the_interpreter_runs_them(
+            body in prop::collection::vec(piece(), 1..24),
+            regs in prop::collection::vec(value(), 20),
+            rounds in 1..400u32,
+            cache in any::<bool>(),
+            timer in prop::option::weighted(0.3, 5..400u64),
+            events in prop::bool::weighted(0.3),
+        ) {
+            let interpreted = outcome(&body, &regs, rounds, cache, timer, events, true);
+            let compiled = outcome(&body, &regs, rounds, cache, timer, events, false);
+            prop_assert_eq!(compiled, interpreted);
+        }
+    }
 }

@@ -1,0 +1,797 @@
+//! The block translator: a block the interpreter has run [`HOT`] times is compiled to host
+//! code with Cranelift, and from then on runs there (as QEMU's TCG and rv32emu's T2C do).
+//!
+//! The interpreter stays the definition. Compiled code does what [`Hart::execute`] and
+//! [`Hart::step`] do, instruction by instruction in the same order, and reaches memory and the
+//! call-context tree through the very functions the interpreter calls ([`Hart::load`],
+//! [`Hart::store`], [`Hart::jump`]), so that the bus sees the same accesses at the same cycles.
+//! What it saves is the interpreter's dispatch and decoding: register numbers and immediates
+//! are constants, a register read once is kept in a host register (every write is also stored,
+//! so the register file is always up to date for a trap or a helper), and the cycles of the
+//! instructions between two memory accesses are added once.
+//!
+//! Only blocks of plain computation are compiled: integer and multiply/divide operations,
+//! loads, stores, jumps and branches ([`compilable`]). Everything else (CSR instructions,
+//! atomics, system instructions, cache-block operations) is rare and stays interpreted.
+//!
+//! Exactness between instructions. The interpreter looks between instructions when the
+//! clock reaches [`Hart::irq_check_at`] (an interrupt due, a stop the bus asked for, a store
+//! to code). Compiled code never runs past such a point: the caller enters a block only if it
+//! cannot reach it before the first memory access ([`Compiled::cycles`]: every instruction's
+//! cycles plus a taken branch), and after each access (whose stall is known only then, and
+//! which may bring the point forward) the code leaves, the access completed, unless the rest
+//! of the block cannot reach it either. Leaving early is always exact: the interpreter goes on
+//! from the next instruction, looking after each one.
+
+use super::decode::Insn;
+use super::isa::{Format, Op};
+use super::timing::CostTable;
+use super::{Event, Hart};
+use crate::bus::{Bus, Width};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData, SigRef, Signature, Type, UserFuncName, Value};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_codegen::Context;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{default_libcall_names, Module};
+use std::mem::offset_of;
+
+/// Runs of a block by the interpreter after which it is compiled: code run less than this
+/// costs less to interpret than to compile (a few tens of microseconds a block).
+pub(super) const HOT: u8 = 32;
+
+/// Compiled blocks kept until the block cache is next emptied, at most: beyond that (code
+/// rewritten again and again), blocks stay interpreted.
+const MAX_COMPILED: usize = 1 << 16;
+
+/// What compiled code and the helpers it calls share: set up by [`Jit::run`] for one block.
+#[repr(C)]
+pub(super) struct Frame {
+    hart: *mut Hart,
+    bus: *mut u8,
+    load: unsafe extern "C" fn(*mut Frame, u32, u32, u32) -> u64,
+    store: unsafe extern "C" fn(*mut Frame, u32, u32, u32, u32) -> u32,
+    jump: unsafe extern "C" fn(*mut Frame, u32, u32, u32, u32),
+    /// A block that jumps back to its own start runs again in place while [`Hart::steps`]
+    /// is no more than this (and the clock allows it).
+    whole_blocks_until: u64,
+    /// The clock: at entry, at every helper call (the instruction's start), and at the end.
+    now: u64,
+    /// At the end: the next PC (for [`Ran::Faulted`], the faulting instruction's).
+    next: u32,
+    /// At the end: the instructions completed.
+    done: u32,
+    /// What a faulting access raised.
+    event: Option<Event>,
+}
+
+/// How a compiled block ended.
+pub(super) enum Ran {
+    /// It ran to its end: go on at `next`.
+    Completed { next: u32 },
+    /// It left after `done` instructions, at `next`, for the interpreter to go on looking
+    /// between instructions.
+    Left { next: u32, done: u32 },
+    /// Instruction `done` (at `at`) did not complete: `event` is what stopped it.
+    Faulted { at: u32, done: u32, event: Event },
+}
+
+/// The outcome codes the compiled function returns.
+const COMPLETED: i64 = 0;
+const LEFT: i64 = 1;
+const FAULTED: i64 = 2;
+
+/// A block's code.
+#[derive(Clone, Copy)]
+pub(super) struct Compiled {
+    run: unsafe extern "C" fn(*mut Frame) -> u32,
+    /// The most cycles its instructions take besides their memory stalls: the caller enters
+    /// only while the clock cannot reach a look between instructions within them.
+    pub cycles: u64,
+    /// Compiled with call contexts kept (for a bus that asks for them).
+    calls: bool,
+}
+
+/// The code of a block, as [`Block::code`] names it.
+pub(super) mod code {
+    /// Not compiled (yet): the interpreter counts its runs.
+    pub const NONE: u32 = 0;
+    /// Not compilable (or not any more: the translator is full or unavailable).
+    pub const NEVER: u32 = u32::MAX;
+}
+
+/// The translator: a Cranelift JIT module and the blocks compiled into it.
+#[derive(Default)]
+pub(super) struct Jit {
+    /// Made at the first compilation (most harts of the tests never compile a block).
+    module: Option<JITModule>,
+    /// Cranelift does not support the host: nothing is compiled.
+    unavailable: bool,
+    ctx: Option<Context>,
+    fctx: FunctionBuilderContext,
+    compiled: Vec<Compiled>,
+    /// The block cache's [`super::block_cache::BlockCache::flushes`] when the code was made:
+    /// once the cache is emptied, no block refers to the code any more and it is freed.
+    generation: u64,
+}
+
+impl Drop for Jit {
+    fn drop(&mut self) {
+        self.free();
+    }
+}
+
+/// A JIT module for the host, if Cranelift supports it.
+fn new_module() -> Option<JITModule> {
+    let mut flags = settings::builder();
+    flags.set("opt_level", "speed").ok()?;
+    flags.set("use_colocated_libcalls", "false").ok()?;
+    flags.set("is_pic", "false").ok()?;
+    let isa = cranelift_native::builder().ok()?.finish(settings::Flags::new(flags)).ok()?;
+    Some(JITModule::new(JITBuilder::with_isa(isa, default_libcall_names())))
+}
+
+/// True if every instruction of a block is one compiled code executes.
+fn compilable(insns: &[Insn]) -> bool {
+    use Op::*;
+    insns.iter().all(|i| {
+        matches!(
+            i.op,
+            Lui | Auipc
+                | Jal
+                | Jalr
+                | Beq
+                | Bne
+                | Blt
+                | Bge
+                | Bltu
+                | Bgeu
+                | Lb
+                | Lh
+                | Lw
+                | Lbu
+                | Lhu
+                | Sb
+                | Sh
+                | Sw
+                | Addi
+                | Slti
+                | Sltiu
+                | Xori
+                | Ori
+                | Andi
+                | Slli
+                | Srli
+                | Srai
+                | Add
+                | Sub
+                | Sll
+                | Slt
+                | Sltu
+                | Xor
+                | Srl
+                | Sra
+                | Or
+                | And
+                | Mul
+                | Mulh
+                | Mulhsu
+                | Mulhu
+                | Div
+                | Divu
+                | Rem
+                | Remu
+        )
+    })
+}
+
+impl Jit {
+    /// The code `code` names ([`Block::code`]).
+    #[inline(always)]
+    pub fn get(&self, code: u32) -> Compiled {
+        self.compiled[code as usize - 1]
+    }
+
+    /// Compiles the block at `pc` whose instructions are `insns`; returns what its
+    /// [`Block::code`] becomes. `generation`: the block cache's flush count.
+    pub fn compile(
+        &mut self,
+        insns: &[Insn],
+        pc: u32,
+        costs: &CostTable,
+        taken_branch: u64,
+        calls: bool,
+        generation: u64,
+    ) -> u32 {
+        if generation != self.generation {
+            self.generation = generation;
+            // The block cache was emptied since this code was made: no block refers to it,
+            // and none of it is running (this is called between blocks).
+            self.free();
+        }
+        if !compilable(insns) || self.compiled.len() >= MAX_COMPILED || self.unavailable {
+            return code::NEVER;
+        }
+        if self.module.is_none() {
+            self.module = new_module();
+            self.unavailable = self.module.is_none();
+        }
+        let Some(module) = self.module.as_mut() else { return code::NEVER };
+        let ctx = self.ctx.get_or_insert_with(|| module.make_context());
+        let last = insns.last().expect("a block has an instruction");
+        let cycles =
+            insns.iter().map(|i| costs.of(i.op)).sum::<u64>() + if is_branch(last.op) { taken_branch } else { 0 };
+        let Some(run) = translate(module, ctx, &mut self.fctx, insns, pc, costs, taken_branch, calls, cycles) else {
+            return code::NEVER;
+        };
+        self.compiled.push(Compiled { run, cycles, calls });
+        self.compiled.len() as u32
+    }
+}
+
+impl Jit {
+    /// Frees the code (when no block refers to it any more).
+    fn free(&mut self) {
+        if let Some(module) = self.module.take() {
+            // SAFETY: the callers make sure nothing refers to the code or runs it.
+            unsafe { module.free_memory() };
+        }
+        self.compiled.clear();
+    }
+}
+
+impl Frame {
+    /// A frame for running compiled blocks on a bus of type `B` during one [`Hart::run`];
+    /// `whole_blocks_until`: while no more steps than this were taken, a whole block fits
+    /// the budget.
+    pub fn new<B: Bus>(bus: &mut B, whole_blocks_until: u64) -> Frame {
+        Frame {
+            hart: std::ptr::null_mut(),
+            bus: (bus as *mut B).cast(),
+            load: load::<B>,
+            store: store::<B>,
+            jump: jump::<B>,
+            whole_blocks_until,
+            now: 0,
+            next: 0,
+            done: 0,
+            event: None,
+        }
+    }
+}
+
+impl Compiled {
+    /// True if this code can run the hart's block now on a bus of type `B`.
+    #[inline(always)]
+    pub fn fits<B: Bus>(&self, now: u64, irq_check_at: u64) -> bool {
+        self.calls == B::CALL_CONTEXTS && now.saturating_add(self.cycles) < irq_check_at
+    }
+
+    /// Runs the block on `hart` and the frame's bus from clock `now` (updated).
+    #[inline(always)]
+    pub fn run(&self, frame: &mut Frame, hart: &mut Hart, now: &mut u64) -> Ran {
+        frame.hart = hart;
+        frame.now = *now;
+        // SAFETY: the code was made by `translate` for a block of this hart, and the frame
+        // for the bus the hart runs on; the code touches the hart only through the frame's
+        // pointer, while nothing else does.
+        let outcome = unsafe { (self.run)(frame) } as i64;
+        *now = frame.now;
+        match outcome {
+            COMPLETED => Ran::Completed { next: frame.next },
+            LEFT => Ran::Left { next: frame.next, done: frame.done },
+            _ => Ran::Faulted {
+                at: frame.next,
+                done: frame.done,
+                event: frame.event.take().expect("a faulted access leaves its event"),
+            },
+        }
+    }
+}
+
+/// `load` helper: the hart's load of `width` bytes at `addr` for the instruction at `pc`;
+/// the value zero-extended, or bit 32 set if it faulted (the event in the frame).
+unsafe extern "C" fn load<B: Bus>(frame: *mut Frame, pc: u32, addr: u32, width: u32) -> u64 {
+    // SAFETY: `Compiled::run` made the frame from live references, unused while it runs.
+    let frame = unsafe { &mut *frame };
+    let (hart, bus) = unsafe { (&mut *frame.hart, &mut *frame.bus.cast::<B>()) };
+    match hart.load(bus, &mut frame.now, pc, addr, width_of(width)) {
+        Ok(value) => value.into(),
+        Err(event) => {
+            frame.event = Some(event);
+            1 << 32
+        }
+    }
+}
+
+/// `store` helper: the hart's store of `value` (`width` bytes at `addr`) for the instruction
+/// at `pc`, with what follows a store ([`Hart::stored`]); 1 if it faulted (the event in the
+/// frame), else 0.
+unsafe extern "C" fn store<B: Bus>(frame: *mut Frame, pc: u32, addr: u32, width: u32, value: u32) -> u32 {
+    // SAFETY: as in `load`.
+    let frame = unsafe { &mut *frame };
+    let (hart, bus) = unsafe { (&mut *frame.hart, &mut *frame.bus.cast::<B>()) };
+    match hart.store(bus, &mut frame.now, pc, addr, width_of(width), value, 0) {
+        Ok(_) => 0,
+        Err(event) => {
+            frame.event = Some(event);
+            1
+        }
+    }
+}
+
+/// `jump` helper, for buses that keep call contexts: the hart's `jal`/`jalr` at `pc` to
+/// `target`, `regs` = `rd | rs1 << 8` (`rs1` = 0xff for `jal`).
+unsafe extern "C" fn jump<B: Bus>(frame: *mut Frame, pc: u32, next: u32, regs: u32, target: u32) {
+    // SAFETY: as in `load`.
+    let frame = unsafe { &mut *frame };
+    let (hart, bus) = unsafe { (&mut *frame.hart, &mut *frame.bus.cast::<B>()) };
+    let rs1 = (regs >> 8) as u8;
+    hart.jump(bus, &frame.now, pc, next, regs as u8, (rs1 != 0xff).then_some(rs1), target);
+    // (`jump` writes the link to x0 too, which the interpreter clears after every instruction.)
+    hart.x[0] = 0;
+}
+
+fn is_branch(op: Op) -> bool {
+    op.format() == Format::Branch
+}
+
+fn width_of(bytes: u32) -> Width {
+    match bytes {
+        1 => Width::Byte,
+        2 => Width::Half,
+        _ => Width::Word,
+    }
+}
+
+/// Zero-extended constant of type `ty` (what Cranelift's verifier asks of a narrow constant).
+fn constant(b: &mut FunctionBuilder, ty: Type, value: u64) -> Value {
+    let mask = if ty == types::I64 { u64::MAX } else { (1u64 << ty.bits()) - 1 };
+    b.ins().iconst(ty, (value & mask) as i64)
+}
+
+/// Builds and finalises the function for the block at `pc`; `None` if Cranelift refuses it
+/// (the block then stays interpreted).
+#[allow(clippy::too_many_arguments)]
+fn translate(
+    module: &mut JITModule,
+    ctx: &mut Context,
+    fctx: &mut FunctionBuilderContext,
+    insns: &[Insn],
+    pc: u32,
+    costs: &CostTable,
+    taken_branch: u64,
+    calls: bool,
+    cycles: u64,
+) -> Option<unsafe extern "C" fn(*mut Frame) -> u32> {
+    module.clear_context(ctx);
+    let ptr = module.target_config().pointer_type();
+    let mut sig = module.make_signature();
+    sig.params.push(AbiParam::new(ptr));
+    sig.returns.push(AbiParam::new(types::I32));
+    let id = module.declare_anonymous_function(&sig).ok()?;
+    ctx.func.signature = sig;
+    ctx.func.name = UserFuncName::user(0, id.as_u32());
+    let helper = |params: &[Type], ret: Option<Type>| {
+        let mut s: Signature = module.make_signature();
+        s.params.push(AbiParam::new(ptr));
+        s.params.extend(params.iter().map(|&t| AbiParam::new(t)));
+        s.returns.extend(ret.map(AbiParam::new));
+        s
+    };
+    let (i32t, i64t) = (types::I32, types::I64);
+    let load_sig = helper(&[i32t, i32t, i32t], Some(i64t));
+    let store_sig = helper(&[i32t, i32t, i32t, i32t], Some(i32t));
+    let jump_sig = helper(&[i32t, i32t, i32t, i32t], None);
+    let config = module.target_config();
+    {
+        let mut b = FunctionBuilder::new(&mut ctx.func, fctx);
+        let (load_sig, store_sig, jump_sig) =
+            (b.import_signature(load_sig), b.import_signature(store_sig), b.import_signature(jump_sig));
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let frame = b.block_params(entry)[0];
+        // (Loaded here, where it dominates every use.)
+        let hart = b.ins().load(ptr, TRUSTED, frame, offset_of!(Frame, hart) as i32);
+        // Where a block that jumps back to its start runs again.
+        let header = b.create_block();
+        b.ins().jump(header, &[]);
+        b.switch_to_block(header);
+        let now = b.ins().load(types::I64, TRUSTED, frame, offset_of!(Frame, now) as i32);
+        let mut t = Translator {
+            b,
+            frame,
+            ptr,
+            hart,
+            header,
+            load_sig,
+            store_sig,
+            jump_sig,
+            regs: [None; 32],
+            now,
+            pending: 0,
+        };
+        t.block(insns, pc, costs, taken_branch, calls, cycles);
+        t.b.seal_all_blocks();
+        t.b.finalize(config);
+    }
+    module.define_function(id, ctx).ok()?;
+    module.finalize_definitions().ok()?;
+    let code = module.get_finalized_function(id);
+    // SAFETY: the function was built with this signature, in the host's calling convention.
+    Some(unsafe { std::mem::transmute::<*const u8, unsafe extern "C" fn(*mut Frame) -> u32>(code) })
+}
+
+/// The state of a translation along the block's straight-line path.
+struct Translator<'a> {
+    b: FunctionBuilder<'a>,
+    frame: Value,
+    ptr: Type,
+    /// The hart's address.
+    hart: Value,
+    /// The block's first instruction, where it runs again in place.
+    header: cranelift_codegen::ir::Block,
+    load_sig: SigRef,
+    store_sig: SigRef,
+    jump_sig: SigRef,
+    /// The registers read or written so far (x0 is never kept: it reads as zero).
+    regs: [Option<Value>; 32],
+    /// The clock as last loaded from the frame (or computed), and the cycles of the
+    /// instructions since.
+    now: Value,
+    pending: u64,
+}
+
+const TRUSTED: MemFlagsData = MemFlagsData::trusted();
+
+impl Translator<'_> {
+    fn reg(&mut self, r: u8) -> Value {
+        let r = (r & 31) as usize;
+        if r == 0 {
+            return constant(&mut self.b, types::I32, 0);
+        }
+        if let Some(value) = self.regs[r] {
+            return value;
+        }
+        let hart = self.hart;
+        let value = self.b.ins().load(types::I32, TRUSTED, hart, (offset_of!(Hart, x) + 4 * r) as i32);
+        self.regs[r] = Some(value);
+        value
+    }
+
+    fn set_reg(&mut self, r: u8, value: Value) {
+        let r = (r & 31) as usize;
+        if r == 0 {
+            return;
+        }
+        let hart = self.hart;
+        self.b.ins().store(TRUSTED, value, hart, (offset_of!(Hart, x) + 4 * r) as i32);
+        self.regs[r] = Some(value);
+    }
+
+    /// The clock with the pending cycles added (none are pending after).
+    fn clock(&mut self) -> Value {
+        if self.pending != 0 {
+            self.now = self.b.ins().iadd_imm_u(self.now, self.pending as i64);
+            self.pending = 0;
+        }
+        self.now
+    }
+
+    /// Writes the clock to the frame (for a helper, or at the end).
+    fn put_clock(&mut self) {
+        let now = self.clock();
+        self.b.ins().store(TRUSTED, now, self.frame, offset_of!(Frame, now) as i32);
+    }
+
+    /// The clock as a helper left it in the frame.
+    fn reload_clock(&mut self) {
+        self.now = self.b.ins().load(types::I64, TRUSTED, self.frame, offset_of!(Frame, now) as i32);
+        self.pending = 0;
+    }
+
+    /// Ends the function (in the current block): the clock, `next`, `done`, and `outcome`.
+    fn finish(&mut self, next: Value, done: u32, outcome: i64) {
+        self.put_clock();
+        self.b.ins().store(TRUSTED, next, self.frame, offset_of!(Frame, next) as i32);
+        let done = constant(&mut self.b, types::I32, done.into());
+        self.b.ins().store(TRUSTED, done, self.frame, offset_of!(Frame, done) as i32);
+        let outcome = constant(&mut self.b, types::I32, outcome as u64);
+        self.b.ins().return_(&[outcome]);
+    }
+
+    /// Branches off to an exit when `cond` holds, and goes on in a new block otherwise; the
+    /// exit sees the clock and registers as they are here.
+    fn exit_if(&mut self, cond: Value, next: u32, done: u32, outcome: i64) {
+        let exit = self.b.create_block();
+        let on = self.b.create_block();
+        self.b.ins().brif(cond, exit, &[], on, &[]);
+        let (now, pending) = (self.now, self.pending);
+        self.b.switch_to_block(exit);
+        let next = constant(&mut self.b, types::I32, next.into());
+        self.finish(next, done, outcome);
+        self.b.switch_to_block(on);
+        (self.now, self.pending) = (now, pending);
+    }
+
+    /// Translates the block's instructions, from `pc`; `cycles`: see [`Compiled::cycles`].
+    fn block(&mut self, insns: &[Insn], mut pc: u32, costs: &CostTable, taken_branch: u64, calls: bool, cycles: u64) {
+        let start = pc;
+        let len = insns.len() as u32;
+        // The cycles from after instruction k to the block's end (a taken branch's included).
+        let mut rest: Vec<u64> = vec![0; insns.len()];
+        let mut after = if insns.last().is_some_and(|i| is_branch(i.op)) { taken_branch } else { 0 };
+        for (k, i) in insns.iter().enumerate().rev() {
+            rest[k] = after;
+            after += costs.of(i.op);
+        }
+        let i32t = types::I32;
+        for (k, i) in insns.iter().enumerate() {
+            let k32 = k as u32;
+            let next = pc.wrapping_add(i.size());
+            let imm = i.imm as u32;
+            let cost = costs.of(i.op);
+            let op = i.op;
+            use Op::*;
+            let value = match op {
+                Lui => Some(constant(&mut self.b, i32t, imm.into())),
+                Auipc => Some(constant(&mut self.b, i32t, pc.wrapping_add(imm).into())),
+                Jal | Jalr => {
+                    let target = match op {
+                        Jal => constant(&mut self.b, i32t, pc.wrapping_add(imm).into()),
+                        _ => {
+                            let rs1 = self.reg(i.rs1);
+                            let offset = constant(&mut self.b, i32t, imm.into());
+                            let sum = self.b.ins().iadd(rs1, offset);
+                            let even = constant(&mut self.b, i32t, (!1u32).into());
+                            self.b.ins().band(sum, even)
+                        }
+                    };
+                    if calls {
+                        self.put_clock();
+                        let rs1 = if op == Jal { 0xff } else { u32::from(i.rs1) };
+                        let regs = u32::from(i.rd()) | rs1 << 8;
+                        let args = [
+                            self.frame,
+                            constant(&mut self.b, i32t, pc.into()),
+                            constant(&mut self.b, i32t, next.into()),
+                            constant(&mut self.b, i32t, regs.into()),
+                            target,
+                        ];
+                        let callee = self.helper(offset_of!(Frame, jump));
+                        self.b.ins().call_indirect(self.jump_sig, callee, &args);
+                    }
+                    let link = constant(&mut self.b, i32t, next.into());
+                    self.set_reg(i.rd(), link);
+                    self.pending += cost;
+                    if op == Jal && pc.wrapping_add(imm) == start {
+                        self.again(start, len, cycles);
+                    } else {
+                        self.finish(target, k32 + 1, COMPLETED);
+                    }
+                    return;
+                }
+                Beq | Bne | Blt | Bge | Bltu | Bgeu => {
+                    let cc = match op {
+                        Beq => IntCC::Equal,
+                        Bne => IntCC::NotEqual,
+                        Blt => IntCC::SignedLessThan,
+                        Bge => IntCC::SignedGreaterThanOrEqual,
+                        Bltu => IntCC::UnsignedLessThan,
+                        _ => IntCC::UnsignedGreaterThanOrEqual,
+                    };
+                    let (a, c) = (self.reg(i.rs1), self.reg(i.rs2));
+                    let taken = self.b.ins().icmp(cc, a, c);
+                    self.pending += cost;
+                    let (now, pending) = (self.now, self.pending);
+                    let (yes, no) = (self.b.create_block(), self.b.create_block());
+                    self.b.ins().brif(taken, yes, &[], no, &[]);
+                    self.b.switch_to_block(yes);
+                    self.pending += taken_branch;
+                    if pc.wrapping_add(imm) == start {
+                        self.again(start, len, cycles);
+                    } else {
+                        let target = constant(&mut self.b, i32t, pc.wrapping_add(imm).into());
+                        self.finish(target, k32 + 1, COMPLETED);
+                    }
+                    self.b.switch_to_block(no);
+                    (self.now, self.pending) = (now, pending);
+                    let fall = constant(&mut self.b, i32t, next.into());
+                    self.finish(fall, k32 + 1, COMPLETED);
+                    return;
+                }
+                Lb | Lh | Lw | Lbu | Lhu => {
+                    let width = match op {
+                        Lb | Lbu => 1,
+                        Lh | Lhu => 2,
+                        _ => 4,
+                    };
+                    let rs1 = self.reg(i.rs1);
+                    let offset = constant(&mut self.b, i32t, imm.into());
+                    let addr = self.b.ins().iadd(rs1, offset);
+                    self.put_clock();
+                    let args =
+                        [self.frame, constant(&mut self.b, i32t, pc.into()), addr, constant(&mut self.b, i32t, width)];
+                    let callee = self.helper(offset_of!(Frame, load));
+                    let call = self.b.ins().call_indirect(self.load_sig, callee, &args);
+                    let result = self.b.inst_results(call)[0];
+                    let failed = self.b.ins().ushr_imm_u(result, 32);
+                    self.exit_if(failed, pc, k32, FAULTED);
+                    let word = self.b.ins().ireduce(i32t, result);
+                    let value = match op {
+                        Lb => {
+                            let byte = self.b.ins().ireduce(types::I8, word);
+                            self.b.ins().sextend(i32t, byte)
+                        }
+                        Lh => {
+                            let half = self.b.ins().ireduce(types::I16, word);
+                            self.b.ins().sextend(i32t, half)
+                        }
+                        _ => word,
+                    };
+                    self.set_reg(i.rd(), value);
+                    self.accessed(cost, rest[k], next, k32);
+                    None
+                }
+                Sb | Sh | Sw => {
+                    let width = match op {
+                        Sb => 1,
+                        Sh => 2,
+                        _ => 4,
+                    };
+                    let rs1 = self.reg(i.rs1);
+                    let value = self.reg(i.rs2);
+                    let offset = constant(&mut self.b, i32t, imm.into());
+                    let addr = self.b.ins().iadd(rs1, offset);
+                    self.put_clock();
+                    let args = [
+                        self.frame,
+                        constant(&mut self.b, i32t, pc.into()),
+                        addr,
+                        constant(&mut self.b, i32t, width),
+                        value,
+                    ];
+                    let callee = self.helper(offset_of!(Frame, store));
+                    let call = self.b.ins().call_indirect(self.store_sig, callee, &args);
+                    let failed = self.b.inst_results(call)[0];
+                    self.exit_if(failed, pc, k32, FAULTED);
+                    self.accessed(cost, rest[k], next, k32);
+                    None
+                }
+                _ => Some(self.alu(i, imm)),
+            };
+            if let Some(value) = value {
+                self.set_reg(i.rd(), value);
+                self.pending += cost;
+            }
+            pc = next;
+        }
+        // A block that ends without leaving (at its size limit, or before a probe or code
+        // that cannot be fetched).
+        let next = constant(&mut self.b, i32t, pc.into());
+        self.finish(next, insns.len() as u32, COMPLETED);
+    }
+
+    /// The block (of `len` instructions, `cycles` at most) jumps back to its `start`: it runs
+    /// again in place if the interpreter's loop would run it again at once, with nothing to
+    /// look at between instructions before its end (as [`Compiled::fits`]) and the whole
+    /// block within the budget; else it ends there.
+    fn again(&mut self, start: u32, len: u32, cycles: u64) {
+        self.put_clock();
+        let now = self.now;
+        let bound = self.b.ins().iadd_imm_u(now, cycles as i64);
+        let check_at = self.b.ins().load(types::I64, TRUSTED, self.hart, offset_of!(Hart, irq_check_at) as i32);
+        let fits = self.b.ins().icmp(IntCC::UnsignedLessThan, bound, check_at);
+        let steps = self.b.ins().load(types::I64, TRUSTED, self.hart, offset_of!(Hart, steps) as i32);
+        let limit = self.b.ins().load(types::I64, TRUSTED, self.frame, offset_of!(Frame, whole_blocks_until) as i32);
+        let within = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, steps, limit);
+        let again = self.b.ins().band(fits, within);
+        let (repeat, end) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(again, repeat, &[], end, &[]);
+        self.b.switch_to_block(repeat);
+        let steps = self.b.ins().iadd_imm_u(steps, len as i64);
+        self.b.ins().store(TRUSTED, steps, self.hart, offset_of!(Hart, steps) as i32);
+        self.b.ins().jump(self.header, &[]);
+        self.b.switch_to_block(end);
+        let start = constant(&mut self.b, types::I32, start.into());
+        self.finish(start, len, COMPLETED);
+    }
+
+    /// A helper's address, from the frame.
+    fn helper(&mut self, offset: usize) -> Value {
+        self.b.ins().load(self.ptr, TRUSTED, self.frame, offset as i32)
+    }
+
+    /// After the access of instruction `k` (of `cost` cycles) completed: the clock as the
+    /// helper left it, and a way out before the instruction at `next` unless the `rest` of
+    /// the block's cycles cannot reach the hart's next look between instructions.
+    fn accessed(&mut self, cost: u64, rest: u64, next: u32, k: u32) {
+        self.reload_clock();
+        self.pending = cost;
+        let now = self.now;
+        let bound = self.b.ins().iadd_imm_u(now, (cost + rest) as i64);
+        let hart = self.hart;
+        let check_at = self.b.ins().load(types::I64, TRUSTED, hart, offset_of!(Hart, irq_check_at) as i32);
+        let reached = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, bound, check_at);
+        self.exit_if(reached, next, k + 1, LEFT);
+    }
+
+    /// The value an integer or multiply/divide operation writes to `rd`.
+    fn alu(&mut self, i: &Insn, imm: u32) -> Value {
+        use Op::*;
+        let i32t = types::I32;
+        let a = self.reg(i.rs1);
+        let b2 = match i.op {
+            Addi | Slti | Sltiu | Xori | Ori | Andi => constant(&mut self.b, i32t, imm.into()),
+            Slli | Srli | Srai => constant(&mut self.b, i32t, (imm & 31).into()),
+            _ => self.reg(i.rs2),
+        };
+        let ins = self.b.ins();
+        match i.op {
+            Addi | Add => ins.iadd(a, b2),
+            Sub => ins.isub(a, b2),
+            Xori | Xor => ins.bxor(a, b2),
+            Ori | Or => ins.bor(a, b2),
+            Andi | And => ins.band(a, b2),
+            // (Cranelift's shifts take the amount modulo 32, as RISC-V's do.)
+            Slli | Sll => ins.ishl(a, b2),
+            Srli | Srl => ins.ushr(a, b2),
+            Srai | Sra => ins.sshr(a, b2),
+            Slti | Slt => self.set_if(IntCC::SignedLessThan, a, b2),
+            Sltiu | Sltu => self.set_if(IntCC::UnsignedLessThan, a, b2),
+            Mul => ins.imul(a, b2),
+            Mulh => ins.smulhi(a, b2),
+            Mulhu => ins.umulhi(a, b2),
+            Mulhsu => {
+                let wide_a = ins.sextend(types::I64, a);
+                let wide_b = self.b.ins().uextend(types::I64, b2);
+                let product = self.b.ins().imul(wide_a, wide_b);
+                let high = self.b.ins().sshr_imm_u(product, 32);
+                self.b.ins().ireduce(i32t, high)
+            }
+            Div | Rem | Divu | Remu => self.divide(i.op, a, b2),
+            op => unreachable!("{op:?} is not compiled"),
+        }
+    }
+
+    /// 1 if `a cc b`, else 0.
+    fn set_if(&mut self, cc: IntCC, a: Value, b: Value) -> Value {
+        let flag = self.b.ins().icmp(cc, a, b);
+        self.b.ins().uextend(types::I32, flag)
+    }
+
+    /// RISC-V's division, which never traps: by zero, the quotient is all ones and the
+    /// remainder the dividend; `i32::MIN / -1` is `i32::MIN`, remainder 0. Both are computed
+    /// with a divisor of 1 where the host's division would trap, then chosen.
+    fn divide(&mut self, op: Op, a: Value, b: Value) -> Value {
+        let i32t = types::I32;
+        let zero = constant(&mut self.b, i32t, 0);
+        let one = constant(&mut self.b, i32t, 1);
+        let by_zero = self.b.ins().icmp(IntCC::Equal, b, zero);
+        let signed = matches!(op, Op::Div | Op::Rem);
+        let unsafe_divisor = if signed {
+            let min = constant(&mut self.b, i32t, i32::MIN as u32 as u64);
+            let minus_one = constant(&mut self.b, i32t, u32::MAX.into());
+            let a_min = self.b.ins().icmp(IntCC::Equal, a, min);
+            let b_minus_one = self.b.ins().icmp(IntCC::Equal, b, minus_one);
+            let overflow = self.b.ins().band(a_min, b_minus_one);
+            self.b.ins().bor(by_zero, overflow)
+        } else {
+            by_zero
+        };
+        let divisor = self.b.ins().select(unsafe_divisor, one, b);
+        match op {
+            Op::Div | Op::Divu => {
+                let q = if signed { self.b.ins().sdiv(a, divisor) } else { self.b.ins().udiv(a, divisor) };
+                let all_ones = constant(&mut self.b, i32t, u32::MAX.into());
+                self.b.ins().select(by_zero, all_ones, q)
+            }
+            _ => {
+                let r = if signed { self.b.ins().srem(a, divisor) } else { self.b.ins().urem(a, divisor) };
+                self.b.ins().select(by_zero, a, r)
+            }
+        }
+    }
+}
