@@ -35,7 +35,7 @@ use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Module};
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 
 /// Runs of a block by the interpreter after which it is compiled: code run less than this
 /// costs less to interpret than to compile (a few tens of microseconds a block).
@@ -50,8 +50,9 @@ const MAX_COMPILED: usize = 1 << 16;
 pub(super) struct Frame {
     hart: *mut Hart,
     bus: *mut u8,
-    load: unsafe extern "C" fn(*mut Frame, u32, u32, u32) -> u64,
-    store: unsafe extern "C" fn(*mut Frame, u32, u32, u32, u32) -> u32,
+    /// The helpers for each width: byte, half, word ([`width_index`]).
+    loads: [unsafe extern "C" fn(*mut Frame, u32, u32) -> u64; 3],
+    stores: [unsafe extern "C" fn(*mut Frame, u32, u32, u32) -> u32; 3],
     jump: unsafe extern "C" fn(*mut Frame, u32, u32, u32, u32),
     /// A block that jumps back to its own start runs again in place while [`Hart::steps`]
     /// is no more than this (and the clock allows it).
@@ -249,8 +250,8 @@ impl Frame {
         Frame {
             hart: std::ptr::null_mut(),
             bus: (bus as *mut B).cast(),
-            load: load::<B>,
-            store: store::<B>,
+            loads: [load::<B, 1>, load::<B, 2>, load::<B, 4>],
+            stores: [store::<B, 1>, store::<B, 2>, store::<B, 4>],
             jump: jump::<B>,
             whole_blocks_until,
             now: 0,
@@ -290,13 +291,14 @@ impl Compiled {
     }
 }
 
-/// `load` helper: the hart's load of `width` bytes at `addr` for the instruction at `pc`;
-/// the value zero-extended, or bit 32 set if it faulted (the event in the frame).
-unsafe extern "C" fn load<B: Bus>(frame: *mut Frame, pc: u32, addr: u32, width: u32) -> u64 {
+/// `load` helper: the hart's load of `BYTES` bytes at `addr` for the instruction at `pc`;
+/// the value zero-extended, or bit 32 set if it faulted (the event in the frame). (One per
+/// width: the memory system's code is specialised for it.)
+unsafe extern "C" fn load<B: Bus, const BYTES: u32>(frame: *mut Frame, pc: u32, addr: u32) -> u64 {
     // SAFETY: `Compiled::run` made the frame from live references, unused while it runs.
     let frame = unsafe { &mut *frame };
     let (hart, bus) = unsafe { (&mut *frame.hart, &mut *frame.bus.cast::<B>()) };
-    match hart.load(bus, &mut frame.now, pc, addr, width_of(width)) {
+    match hart.load(bus, &mut frame.now, pc, addr, width_of(BYTES)) {
         Ok(value) => value.into(),
         Err(event) => {
             frame.event = Some(event);
@@ -305,14 +307,14 @@ unsafe extern "C" fn load<B: Bus>(frame: *mut Frame, pc: u32, addr: u32, width: 
     }
 }
 
-/// `store` helper: the hart's store of `value` (`width` bytes at `addr`) for the instruction
+/// `store` helper: the hart's store of `value` (`BYTES` bytes at `addr`) for the instruction
 /// at `pc`, with what follows a store ([`Hart::stored`]); 1 if it faulted (the event in the
 /// frame), else 0.
-unsafe extern "C" fn store<B: Bus>(frame: *mut Frame, pc: u32, addr: u32, width: u32, value: u32) -> u32 {
+unsafe extern "C" fn store<B: Bus, const BYTES: u32>(frame: *mut Frame, pc: u32, addr: u32, value: u32) -> u32 {
     // SAFETY: as in `load`.
     let frame = unsafe { &mut *frame };
     let (hart, bus) = unsafe { (&mut *frame.hart, &mut *frame.bus.cast::<B>()) };
-    match hart.store(bus, &mut frame.now, pc, addr, width_of(width), value, 0) {
+    match hart.store(bus, &mut frame.now, pc, addr, width_of(BYTES), value, 0) {
         Ok(_) => 0,
         Err(event) => {
             frame.event = Some(event);
@@ -335,6 +337,11 @@ unsafe extern "C" fn jump<B: Bus>(frame: *mut Frame, pc: u32, next: u32, regs: u
 
 fn is_branch(op: Op) -> bool {
     op.format() == Format::Branch
+}
+
+/// The index of a helper for an access of `bytes` bytes in [`Frame::loads`], [`Frame::stores`].
+fn width_index(bytes: u32) -> usize {
+    bytes.trailing_zeros() as usize
 }
 
 fn width_of(bytes: u32) -> Width {
@@ -381,8 +388,8 @@ fn translate(
         s
     };
     let (i32t, i64t) = (types::I32, types::I64);
-    let load_sig = helper(&[i32t, i32t, i32t], Some(i64t));
-    let store_sig = helper(&[i32t, i32t, i32t, i32t], Some(i32t));
+    let load_sig = helper(&[i32t, i32t], Some(i64t));
+    let store_sig = helper(&[i32t, i32t, i32t], Some(i32t));
     let jump_sig = helper(&[i32t, i32t, i32t, i32t], None);
     let config = module.target_config();
     {
@@ -612,9 +619,8 @@ impl Translator<'_> {
                     let offset = constant(&mut self.b, i32t, imm.into());
                     let addr = self.b.ins().iadd(rs1, offset);
                     self.put_clock();
-                    let args =
-                        [self.frame, constant(&mut self.b, i32t, pc.into()), addr, constant(&mut self.b, i32t, width)];
-                    let callee = self.helper(offset_of!(Frame, load));
+                    let args = [self.frame, constant(&mut self.b, i32t, pc.into()), addr];
+                    let callee = self.helper(offset_of!(Frame, loads) + width_index(width) * size_of::<usize>());
                     let call = self.b.ins().call_indirect(self.load_sig, callee, &args);
                     let result = self.b.inst_results(call)[0];
                     let failed = self.b.ins().ushr_imm_u(result, 32);
@@ -646,14 +652,8 @@ impl Translator<'_> {
                     let offset = constant(&mut self.b, i32t, imm.into());
                     let addr = self.b.ins().iadd(rs1, offset);
                     self.put_clock();
-                    let args = [
-                        self.frame,
-                        constant(&mut self.b, i32t, pc.into()),
-                        addr,
-                        constant(&mut self.b, i32t, width),
-                        value,
-                    ];
-                    let callee = self.helper(offset_of!(Frame, store));
+                    let args = [self.frame, constant(&mut self.b, i32t, pc.into()), addr, value];
+                    let callee = self.helper(offset_of!(Frame, stores) + width_index(width) * size_of::<usize>());
                     let call = self.b.ins().call_indirect(self.store_sig, callee, &args);
                     let failed = self.b.inst_results(call)[0];
                     self.exit_if(failed, pc, k32, FAULTED);
