@@ -1054,7 +1054,7 @@ mod translated {
         fn compiled_blocks_run_as_the_interpreter_runs_them(
             body in prop::collection::vec(piece(), 1..24),
             regs in prop::collection::vec(value(), 20),
-            rounds in 1..400u32,
+            rounds in 1..1000u32,
             cache in any::<bool>(),
             timer in prop::option::weighted(0.3, 5..400u64),
             events in prop::bool::weighted(0.3),
