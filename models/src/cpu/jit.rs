@@ -8,7 +8,9 @@
 //! What it saves is the interpreter's dispatch and decoding: register numbers and immediates
 //! are constants, a register read once is kept in a host register (every write is also stored,
 //! so the register file is always up to date for a trap or a helper), and the cycles of the
-//! instructions between two memory accesses are added once.
+//! instructions between two memory accesses are added once. A block that branches back to its
+//! own start (most inner loops) runs again in place, while the interpreter's loop would run
+//! it again at once ([`Translator::again`]).
 //!
 //! Only blocks of plain computation are compiled: integer and multiply/divide operations,
 //! loads, stores, jumps and branches ([`compilable`]). Everything else (CSR instructions,
@@ -46,7 +48,8 @@ pub(super) const HOT: u8 = 128;
 /// rewritten again and again), blocks stay interpreted.
 const MAX_COMPILED: usize = 1 << 16;
 
-/// What compiled code and the helpers it calls share: set up by [`Jit::run`] for one block.
+/// What compiled code and the helpers it calls share: made once per [`Hart::run`]
+/// ([`Frame::new`]), set up by [`Compiled::run`] for each block.
 #[repr(C)]
 pub(super) struct Frame {
     hart: *mut Hart,
