@@ -77,7 +77,7 @@ impl Workload {
                 self.queue.push_back(event);
             }
             let r = self.random();
-            if r % 8 == 0 {
+            if r.is_multiple_of(8) {
                 addr = (WORKING_SET + (r >> 8) as u32 % WORKING_SET_SIZE) & !3;
             } else {
                 addr = WORKING_SET + (addr - WORKING_SET + 4) % WORKING_SET_SIZE;
@@ -152,7 +152,7 @@ impl Workload {
         for i in 0..4 {
             self.direct(Space::Scratchpad, Access::Read, 2 * BUFFER + 4 * i);
         }
-        if self.iteration % 10 == 0 {
+        if self.iteration.is_multiple_of(10) {
             for i in 0..8 {
                 let origin = self.origin(0x600);
                 let line = WORKING_SET + 64 * i;

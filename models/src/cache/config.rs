@@ -101,7 +101,7 @@ impl CacheConfig {
         }
         // Both bounded above: line × ways fits easily in 32 bits.
         let way_bytes = self.line * self.ways;
-        if self.size % way_bytes != 0 {
+        if !self.size.is_multiple_of(way_bytes) {
             return err("size", format!("{} is not a multiple of line × ways = {way_bytes}", self.size));
         }
         if !self.sets().is_power_of_two() {

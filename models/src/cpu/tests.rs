@@ -966,7 +966,7 @@ mod translated {
         interpreted: bool,
     ) -> Outcome {
         if events {
-            run_loop(body, regs, rounds, cache, timer, Vec::new(), interpreted, |sink| Some(sink))
+            run_loop(body, regs, rounds, cache, timer, Vec::new(), interpreted, Some)
         } else {
             run_loop(body, regs, rounds, cache, timer, (), interpreted, |()| None)
         }

@@ -90,7 +90,7 @@ impl MemoryMap {
     /// overlap it either.
     pub fn validate(&self, mxp: &MxpConfig, devices: &DevicesConfig) -> Result<(), InvalidField> {
         let err = InvalidField::err;
-        if self.dram_size == 0 || self.dram_size % 4096 != 0 {
+        if self.dram_size == 0 || !self.dram_size.is_multiple_of(4096) {
             return err("dram_size", format!("{:#x} is not a positive multiple of 4 KiB", self.dram_size));
         }
         if let Some(r) = self.regions.iter().find(|r| r.size == 0 || r.size % 4096 != 0) {

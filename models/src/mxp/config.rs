@@ -62,10 +62,10 @@ impl MxpConfig {
         if !s.is_power_of_two() || !(4 << 10..=16 << 20).contains(&s) {
             return err("scratchpad_size", format!("{s:#x} is not a power of two from 4 KiB to 16 MiB"));
         }
-        if self.scratchpad % s != 0 {
+        if !self.scratchpad.is_multiple_of(s) {
             return err("scratchpad", format!("{:#x} is not aligned to the scratchpad size {s:#x}", self.scratchpad));
         }
-        if self.port % PORT_SIZE != 0 {
+        if !self.port.is_multiple_of(PORT_SIZE) {
             return err("port", format!("{:#x} is not aligned to the port's {PORT_SIZE}-byte window", self.port));
         }
         if !self.lanes.is_power_of_two() || self.lanes > 64 {
