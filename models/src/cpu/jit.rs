@@ -22,8 +22,11 @@
 //! cannot reach it before the first memory access ([`Compiled::cycles`]: every instruction's
 //! cycles plus a taken branch), and after each access (whose stall is known only then, and
 //! which may bring the point forward) the code leaves, the access completed, unless the rest
-//! of the block cannot reach it either. Leaving early is always exact: the interpreter goes on
-//! from the next instruction, looking after each one.
+//! of the block cannot reach it either. Leaving early is exact: the interpreter goes on from
+//! the next instruction, looking after each one. (What it changes is only which blocks the
+//! cache holds: the rest of the block is decoded afresh as a block of its own. Where code is
+//! rewritten behind the hart's back — by DMA, without a `fence.i` — the interpreter alone
+//! would run the stale copy on, this the new code there; RISC-V allows either.)
 
 use super::decode::Insn;
 use super::isa::{Format, Op};
@@ -250,13 +253,14 @@ impl Jit {
 }
 
 impl Frame {
-    /// A frame for running compiled blocks on a bus of type `B` during one [`Hart::run`];
+    /// A frame for running compiled blocks on a bus of type `B` during one [`Hart::run`]
+    /// (the hart and the bus are set at each entry, [`Compiled::run`]);
     /// `whole_blocks_until`: while no more steps than this were taken, a whole block fits
     /// the budget.
-    pub fn new<B: Bus>(bus: &mut B, whole_blocks_until: u64) -> Frame {
+    pub fn new<B: Bus>(whole_blocks_until: u64) -> Frame {
         Frame {
             hart: std::ptr::null_mut(),
-            bus: (bus as *mut B).cast(),
+            bus: std::ptr::null_mut(),
             loads: [load::<B, 1>, load::<B, 2>, load::<B, 4>],
             stores: [store::<B, 1>, store::<B, 2>, store::<B, 4>],
             jump: jump::<B>,
@@ -278,8 +282,11 @@ impl Compiled {
 
     /// Runs the block on `hart` and the frame's bus from clock `now` (updated).
     #[inline(always)]
-    pub fn run(&self, frame: &mut Frame, hart: &mut Hart, now: &mut u64) -> Ran {
+    pub fn run<B: Bus>(&self, frame: &mut Frame, hart: &mut Hart, bus: &mut B, now: &mut u64) -> Ran {
+        // (Both pointers made afresh at every entry: the caller uses the hart and the bus
+        // between blocks, which a pointer kept from before would not survive.)
         frame.hart = hart;
+        frame.bus = (bus as *mut B).cast();
         frame.now = *now;
         // SAFETY: the code was made by `translate` for a block of this hart, and the frame
         // for the bus the hart runs on; the code touches the hart only through the frame's

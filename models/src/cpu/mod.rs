@@ -352,7 +352,7 @@ impl Hart {
         let stop_at = self.steps.saturating_add(budget);
         // While no more steps than this were taken, a whole block fits the budget.
         let whole_blocks_until = stop_at.saturating_sub(block_cache::MAX_INSNS as u64);
-        let mut frame = jit::Frame::new(bus, whole_blocks_until);
+        let mut frame = jit::Frame::new::<B>(whole_blocks_until);
         'blocks: while self.steps < stop_at {
             if *now >= self.irq_check_at {
                 if let Some(exit) = self.with_clock(now, |hart| hart.between_instructions(bus, obs)) {
@@ -413,7 +413,7 @@ impl Hart {
                 // instruction.
                 let compiled = if O::ENABLED { None } else { self.compiled::<B>(block, pc, insns.len(), *now, arena) };
                 if let Some(compiled) = compiled {
-                    match compiled.run(&mut frame, self, now) {
+                    match compiled.run(&mut frame, self, bus, now) {
                         Ran::Completed { next } => {
                             pc = next;
                             if *now >= self.irq_check_at {
