@@ -117,4 +117,96 @@ pub trait Bus {
     fn peek(&self, addr: u32, buf: &mut [u8]) -> Result<(), MemFault>;
     /// Writes memory as a debugger would (see [`Bus::peek`]).
     fn poke(&mut self, addr: u32, data: &[u8]) -> Result<(), MemFault>;
+
+    /// The direct path this bus offers compiled code for the hart's DRAM accesses, if any
+    /// ([`Direct`]). It may change only between runs of the hart (the hart compares it at
+    /// the start of each).
+    fn direct(&self) -> Option<Direct> {
+        None
+    }
+
+    /// Where the [`Direct`] path reaches, for code about to take it: valid until the bus is
+    /// next used otherwise (the hart asks again at every entry into compiled code).
+    fn direct_pointers(&mut self) -> DirectPointers {
+        unreachable!("asked only of a bus that offers a direct path")
+    }
+}
+
+/// A direct path for the hart's DRAM loads and stores, which compiled code takes inline
+/// instead of calling [`Bus::load`] and [`Bus::store`] (as QEMU's code reaches guest RAM
+/// through its TLB): an access the bus would complete with no effect but its value, the
+/// data cache's hit bookkeeping and the hit latency, and no event. That is an aligned access
+/// inside DRAM's window, before the accelerator's next effect ([`DirectPointers::due`]),
+/// whose line the cache's front-end filter holds (with no cache model, any). Every other
+/// access calls the bus. Only a bus whose accesses report no events offers one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Direct {
+    /// DRAM's window: `[base, base + size)`.
+    pub base: u32,
+    pub size: u32,
+    /// False when stores must always call the bus (a write-through cache, watched stores).
+    pub stores: bool,
+    /// The data cache's hit path; `None`: no cache model (DRAM's bytes are the data).
+    pub cache: Option<CacheHits>,
+}
+
+/// The data cache's hit path, as [`Direct`] takes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CacheHits {
+    /// log2 of the line size.
+    pub line_shift: u32,
+    /// Entries of the front-end filter (a power of two), indexed by the line number's low bits.
+    pub filter_entries: u32,
+    /// Cycles a hit stalls the hart.
+    pub hit_stall: u64,
+    /// A hit stamps its slot with the next tick of a clock (LRU); else it changes nothing of
+    /// the replacement state (FIFO, random).
+    pub stamps: bool,
+}
+
+/// A front-end filter entry of the data cache: the line held in `slot`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct FilterEntry {
+    pub line: u32,
+    pub slot: u32,
+}
+
+/// What the [`Direct`] path reads and writes, as compiled code finds it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct DirectPointers {
+    /// The cycle of the accelerator's next effect: a direct access starts before it.
+    pub due: *const u64,
+    /// DRAM's bytes (no cache model).
+    pub dram: *mut u8,
+    /// The filter's entries ([`FilterEntry`]).
+    pub filter: *const FilterEntry,
+    /// The cache's data (a slot's line at `slot << line_shift`), its dirty-byte masks (four
+    /// words per slot, a bit per byte), its replacement stamps and their clock (LRU).
+    pub data: *mut u8,
+    pub dirty: *mut u64,
+    pub stamps: *mut u64,
+    pub clock: *mut u64,
+    /// The cache's read and write access counts.
+    pub reads: *mut u64,
+    pub writes: *mut u64,
+}
+
+impl DirectPointers {
+    /// Pointers for a path with no cache model (the cache's are null).
+    pub fn memory(due: *const u64, dram: *mut u8) -> Self {
+        use std::ptr::{null, null_mut};
+        DirectPointers {
+            due,
+            dram,
+            filter: null(),
+            data: null_mut(),
+            dirty: null_mut(),
+            stamps: null_mut(),
+            clock: null_mut(),
+            reads: null_mut(),
+            writes: null_mut(),
+        }
+    }
 }

@@ -29,6 +29,11 @@ impl Dram {
         self.banks.push(Bank { base, bytes: vec![0; size as usize], writable });
     }
 
+    /// DRAM's bytes (bank 0), for a direct path ([`crate::bus::Direct`]).
+    pub fn dram_bytes(&mut self) -> *mut u8 {
+        self.banks[0].bytes.as_mut_ptr()
+    }
+
     /// True if `[addr, addr + len)` lies entirely inside one bank.
     pub fn contains(&self, addr: u32, len: u32) -> bool {
         self.locate(addr, len as usize).is_some()

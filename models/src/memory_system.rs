@@ -19,7 +19,7 @@
 //! Everything else is unmapped: an access there is an access fault.
 
 use crate::axi::{Axi, AxiConfig, Dir, Master};
-use crate::bus::{Access, Bus, CacheOp, MemFault, Width};
+use crate::bus::{Access, Bus, CacheOp, Direct, DirectPointers, MemFault, Width};
 use crate::cache::config::CacheConfig;
 use crate::cache::{Cache, Traffic};
 use crate::devices::clint::Clint;
@@ -678,6 +678,30 @@ impl<S: EventSink> Bus for MemorySystem<S> {
 
     fn mtime(&self, now: u64) -> u64 {
         self.clint.as_ref().map_or(now, |clint| clint.mtime(now))
+    }
+
+    /// DRAM's cached loads and stores, as `load` and `store` make them when they catch
+    /// nothing up, find the line in the cache's filter and report no event (so: not with an
+    /// event sink). Not for stores under write-through (never a filter hit) or while stores
+    /// are watched.
+    fn direct(&self) -> Option<Direct> {
+        if S::ENABLED {
+            return None;
+        }
+        let cache = match &self.cache {
+            Some(cache) => Some(cache.hits(self.hit_stall)?),
+            None => None,
+        };
+        let stores = self.watched.is_none() && self.cache.as_ref().is_none_or(Cache::writes_back);
+        Some(Direct { base: self.map.dram_base, size: self.map.dram_size, stores, cache })
+    }
+
+    fn direct_pointers(&mut self) -> DirectPointers {
+        let memory = DirectPointers::memory(&self.mxp_due, self.dram.dram_bytes());
+        match &mut self.cache {
+            Some(cache) => cache.hit_pointers(memory),
+            None => memory,
+        }
     }
 }
 

@@ -16,7 +16,7 @@ mod kept;
 pub mod replacement;
 pub mod stats;
 
-use crate::bus::Width;
+use crate::bus::{CacheHits, DirectPointers, FilterEntry, Width};
 use crate::dram::Dram;
 use crate::timeline::CacheAction;
 use config::{CacheConfig, WritePolicy};
@@ -84,8 +84,8 @@ pub struct Cache {
     dirty: Vec<DirtyMask>,
     data: Vec<u8>,
     replacement: Replacement,
-    /// `(line address, slot)` of recently used lines, indexed by the line number's low bits.
-    filter: [(u32, u32); FILTER_ENTRIES],
+    /// Recently used lines and their slots, indexed by the line number's low bits.
+    filter: [FilterEntry; FILTER_ENTRIES],
     /// A line under a deliberate schedule's directive ([`kept`]), if any.
     kept: Option<Kept>,
     /// The fills and write-backs since the memory system last took them, when it asks for
@@ -110,7 +110,7 @@ impl Cache {
             dirty: vec![[0; 4]; slots],
             data: vec![0; slots * cfg.line as usize],
             replacement: Replacement::new(cfg.policy, sets, cfg.ways, cfg.seed),
-            filter: [(INVALID, 0); FILTER_ENTRIES],
+            filter: [FilterEntry { line: INVALID, slot: 0 }; FILTER_ENTRIES],
             kept: None,
             actions: None,
             stats: CacheStats::default(),
@@ -146,19 +146,19 @@ impl Cache {
     #[inline(always)]
     fn filtered(&self, addr: u32) -> Option<u32> {
         let line = self.line_of(addr);
-        let (tag, slot) = self.filter[self.filter_index(line)];
-        (tag == line).then_some(slot)
+        let entry = self.filter[self.filter_index(line)];
+        (entry.line == line).then_some(entry.slot)
     }
 
     /// The slot holding `line`, if any; refreshes the filter.
     fn lookup(&mut self, line: u32) -> Option<u32> {
         let f = self.filter_index(line);
-        if self.filter[f].0 == line {
-            return Some(self.filter[f].1);
+        if self.filter[f].line == line {
+            return Some(self.filter[f].slot);
         }
         let first = self.set_of(line) * self.ways;
         let slot = (first..first + self.ways).find(|&s| self.tags[s as usize] == line)?;
-        self.filter[f] = (line, slot);
+        self.filter[f] = FilterEntry { line, slot };
         Some(slot)
     }
 
@@ -180,6 +180,38 @@ impl Cache {
         self.touch(slot);
         let off = self.data_offset(slot, addr);
         Some(width.load_le(&self.data[off..]))
+    }
+
+    /// The hit path of [`Cache::load_filtered`] and [`Cache::write_filtered`] for compiled
+    /// code to take inline ([`crate::bus::Direct`]); `None` if a hit changes more than that
+    /// code does (a pseudo-LRU tree). `hit_stall`: the cycles a hit stalls the hart.
+    pub fn hits(&self, hit_stall: u64) -> Option<CacheHits> {
+        Some(CacheHits {
+            line_shift: self.line_shift,
+            filter_entries: FILTER_ENTRIES as u32,
+            hit_stall,
+            stamps: self.replacement.stamps_hits()?,
+        })
+    }
+
+    /// `pointers` with this cache's, for [`Cache::hits`].
+    pub fn hit_pointers(&mut self, pointers: DirectPointers) -> DirectPointers {
+        let (stamps, clock) = self.replacement.stamp_pointers();
+        DirectPointers {
+            filter: self.filter.as_ptr(),
+            data: self.data.as_mut_ptr(),
+            dirty: self.dirty.as_mut_ptr().cast(),
+            stamps,
+            clock,
+            reads: &mut self.stats.read_accesses,
+            writes: &mut self.stats.write_accesses,
+            ..pointers
+        }
+    }
+
+    /// True if stores that hit are written into the cache alone (write-back).
+    pub fn writes_back(&self) -> bool {
+        self.write == WritePolicy::Back
     }
 
     /// Loads `buf.len()` bytes at `addr`, all within one line.
@@ -285,7 +317,7 @@ impl Cache {
         self.tags[slot as usize] = line;
         self.replacement.fill(slot);
         let f = self.filter_index(line);
-        self.filter[f] = (line, slot);
+        self.filter[f] = FilterEntry { line, slot };
         slot
     }
 
@@ -322,8 +354,8 @@ impl Cache {
     fn forget(&mut self, slot: u32) {
         let line = self.tags[slot as usize];
         let f = self.filter_index(line);
-        if self.filter[f].0 == line {
-            self.filter[f].0 = INVALID;
+        if self.filter[f].line == line {
+            self.filter[f].line = INVALID;
         }
         self.tags[slot as usize] = INVALID;
         self.dirty[slot as usize] = [0; 4];

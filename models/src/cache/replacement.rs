@@ -49,6 +49,25 @@ impl Replacement {
         }
     }
 
+    /// What [`Replacement::touch`] does, for code that does it inline: `Some(true)`: stamps
+    /// the slot with the next tick of the clock (LRU); `Some(false)`: nothing (FIFO, random);
+    /// `None`: more than that (the pseudo-LRU tree).
+    pub fn stamps_hits(&self) -> Option<bool> {
+        match self {
+            Replacement::Stamps { on_touch, .. } => Some(*on_touch),
+            Replacement::Tree { .. } => None,
+            Replacement::Random(_) => Some(false),
+        }
+    }
+
+    /// The stamps and their clock (LRU, FIFO), else null pointers.
+    pub fn stamp_pointers(&mut self) -> (*mut u64, *mut u64) {
+        match self {
+            Replacement::Stamps { stamps, clock, .. } => (stamps.as_mut_ptr(), clock),
+            _ => (std::ptr::null_mut(), std::ptr::null_mut()),
+        }
+    }
+
     /// `slot` (`set * ways + way`) was just allocated.
     pub fn fill(&mut self, slot: u32) {
         match self {

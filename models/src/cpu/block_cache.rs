@@ -29,8 +29,9 @@ const MAX_BYTES: u32 = MAX_INSNS * 4;
 const SLOTS: usize = 1 << 16;
 /// Instructions the arena holds before it is emptied (8 MiB).
 const ARENA: usize = 1 << 20;
-const CHUNK_SHIFT: u32 = 6;
-const PAGE_SHIFT: u32 = 12;
+/// Code chunks are 64 bytes, their bits a word per 4 KiB page ([`BlockCache::code_chunks`]).
+pub(super) const CHUNK_SHIFT: u32 = 6;
+pub(super) const PAGE_SHIFT: u32 = 12;
 
 /// The tag of an empty slot: odd, as no block's start is. An odd PC can still be looked up
 /// (an odd ELF entry, a debugger's write to `pc`; it traps on the miss), so no slot holds the
@@ -192,6 +193,12 @@ impl BlockCache {
         // (`last` is looked up only when it is in another chunk: a store rarely is.)
         (self.holds_code(addr) || (last >> CHUNK_SHIFT != addr >> CHUNK_SHIFT && self.holds_code(last)))
             && self.invalidate_blocks(addr, last)
+    }
+
+    /// The code-chunk bits, for compiled code to test a store as [`BlockCache::invalidate_range`]
+    /// does: bit `(addr >> CHUNK_SHIFT) % 64` of word `addr >> PAGE_SHIFT`.
+    pub fn code_chunks(&self) -> *const u64 {
+        self.code_chunks.as_ptr()
     }
 
     #[inline(always)]

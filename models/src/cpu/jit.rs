@@ -28,13 +28,16 @@
 //! rewritten behind the hart's back — by DMA, without a `fence.i` — the interpreter alone
 //! would run the stale copy on, this the new code there; RISC-V allows either.)
 
+use super::block_cache::{CHUNK_SHIFT, PAGE_SHIFT};
 use super::decode::Insn;
 use super::isa::{Format, Op};
 use super::timing::CostTable;
-use super::{Event, Hart};
-use crate::bus::{Bus, Width};
+use super::{Event, Hart, Reservation};
+use crate::bus::{Bus, Direct, DirectPointers, FilterEntry, Width};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData, SigRef, Signature, Type, UserFuncName, Value};
+use cranelift_codegen::ir::{
+    types, AbiParam, BlockArg, Endianness, InstBuilder, MemFlagsData, SigRef, Signature, Type, UserFuncName, Value,
+};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
@@ -61,6 +64,11 @@ pub(super) struct Frame {
     loads: [unsafe extern "C" fn(*mut Frame, u32, u32) -> u64; 3],
     stores: [unsafe extern "C" fn(*mut Frame, u32, u32, u32) -> u32; 3],
     jump: unsafe extern "C" fn(*mut Frame, u32, u32, u32, u32),
+    /// The bus's direct path ([`Direct`]), set at each entry into code that takes it.
+    direct: DirectPointers,
+    /// The block cache's code-chunk bits ([`super::block_cache::BlockCache::code_chunks`]),
+    /// set with `direct`: a direct store must not write code.
+    chunks: *const u64,
     /// A block that jumps back to its own start runs again in place while [`Hart::steps`]
     /// is no more than this (and the clock allows it).
     whole_blocks_until: u64,
@@ -97,8 +105,23 @@ pub(super) struct Compiled {
     /// The most cycles its instructions take besides their memory stalls: the caller enters
     /// only while the clock cannot reach a look between instructions within them.
     pub cycles: u64,
-    /// Compiled with call contexts kept (for a bus that asks for them).
+    /// It takes the bus's direct path (it has loads or stores, and the bus offers one).
+    direct: bool,
+}
+
+/// What code is made for: a bus that keeps call contexts or not ([`Bus::CALL_CONTEXTS`]),
+/// and the direct path it offers ([`Bus::direct`]), whose constants are in the code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Target {
     calls: bool,
+    direct: Option<Direct>,
+}
+
+impl Target {
+    pub fn of<B: Bus>(bus: &B) -> Target {
+        let direct = bus.direct().filter(|d| d.size >= 4);
+        Target { calls: B::CALL_CONTEXTS, direct }
+    }
 }
 
 /// The code of a block, as [`Block::code`] names it.
@@ -119,6 +142,8 @@ pub(super) struct Jit {
     ctx: Option<Context>,
     fctx: FunctionBuilderContext,
     compiled: Vec<Compiled>,
+    /// What the code is made for (set by [`Jit::aim`] before the first compilation).
+    target: Option<Target>,
     /// The block cache's [`super::block_cache::BlockCache::flushes`] when the code was made:
     /// once the cache is emptied, no block refers to the code any more and it is freed.
     generation: u64,
@@ -198,6 +223,14 @@ fn compilable(insns: &[Insn]) -> bool {
 }
 
 impl Jit {
+    /// Code from now on is made for `target`; true if code was made for another one (the
+    /// caller then empties the block cache, which frees it: no block may run it).
+    pub fn aim(&mut self, target: Target) -> bool {
+        let other = self.target.is_some_and(|t| t != target);
+        self.target = Some(target);
+        other
+    }
+
     /// The code `code` names ([`Block::code`]).
     #[inline(always)]
     pub fn get(&self, code: u32) -> Compiled {
@@ -206,21 +239,14 @@ impl Jit {
 
     /// Compiles the block at `pc` whose instructions are `insns`; returns what its
     /// [`Block::code`] becomes. `generation`: the block cache's flush count.
-    pub fn compile(
-        &mut self,
-        insns: &[Insn],
-        pc: u32,
-        costs: &CostTable,
-        taken_branch: u64,
-        calls: bool,
-        generation: u64,
-    ) -> u32 {
+    pub fn compile(&mut self, insns: &[Insn], pc: u32, costs: &CostTable, taken_branch: u64, generation: u64) -> u32 {
         if generation != self.generation {
             self.generation = generation;
             // The block cache was emptied since this code was made: no block refers to it,
             // and none of it is running (this is called between blocks).
             self.free();
         }
+        let Some(target) = self.target else { unreachable!("aimed before compiling") };
         if !compilable(insns) || self.compiled.len() >= MAX_COMPILED || self.unavailable {
             return code::NEVER;
         }
@@ -233,10 +259,11 @@ impl Jit {
         let last = insns.last().expect("a block has an instruction");
         let cycles =
             insns.iter().map(|i| costs.of(i.op)).sum::<u64>() + if is_branch(last.op) { taken_branch } else { 0 };
-        let Some(run) = translate(module, ctx, &mut self.fctx, insns, pc, costs, taken_branch, calls, cycles) else {
+        let Some(run) = translate(module, ctx, &mut self.fctx, insns, pc, costs, taken_branch, target, cycles) else {
             return code::NEVER;
         };
-        self.compiled.push(Compiled { run, cycles, calls });
+        let direct = target.direct.is_some() && insns.iter().any(|i| i.op.accesses_memory());
+        self.compiled.push(Compiled { run, cycles, direct });
         self.compiled.len() as u32
     }
 }
@@ -264,6 +291,8 @@ impl Frame {
             loads: [load::<B, 1>, load::<B, 2>, load::<B, 4>],
             stores: [store::<B, 1>, store::<B, 2>, store::<B, 4>],
             jump: jump::<B>,
+            direct: DirectPointers::memory(std::ptr::null(), std::ptr::null_mut()),
+            chunks: std::ptr::null(),
             whole_blocks_until,
             now: 0,
             next: 0,
@@ -274,10 +303,10 @@ impl Frame {
 }
 
 impl Compiled {
-    /// True if this code can run the hart's block now on a bus of type `B`.
+    /// True if this code can run the hart's block now.
     #[inline(always)]
-    pub fn fits<B: Bus>(&self, now: u64, irq_check_at: u64) -> bool {
-        self.calls == B::CALL_CONTEXTS && now.saturating_add(self.cycles) < irq_check_at
+    pub fn fits(&self, now: u64, irq_check_at: u64) -> bool {
+        now.saturating_add(self.cycles) < irq_check_at
     }
 
     /// Runs the block on `hart` and the frame's bus from clock `now` (updated).
@@ -285,6 +314,10 @@ impl Compiled {
     pub fn run<B: Bus>(&self, frame: &mut Frame, hart: &mut Hart, bus: &mut B, now: &mut u64) -> Ran {
         // (Both pointers made afresh at every entry: the caller uses the hart and the bus
         // between blocks, which a pointer kept from before would not survive.)
+        if self.direct {
+            frame.direct = bus.direct_pointers();
+            frame.chunks = hart.blocks.code_chunks();
+        }
         frame.hart = hart;
         frame.bus = (bus as *mut B).cast();
         frame.now = *now;
@@ -383,7 +416,7 @@ fn translate(
     pc: u32,
     costs: &CostTable,
     taken_branch: u64,
-    calls: bool,
+    target: Target,
     cycles: u64,
 ) -> Option<unsafe extern "C" fn(*mut Frame) -> u32> {
     module.clear_context(ctx);
@@ -430,11 +463,12 @@ fn translate(
             load_sig,
             store_sig,
             jump_sig,
+            direct: target.direct,
             regs: [None; 32],
             now,
             pending: 0,
         };
-        t.block(insns, pc, costs, taken_branch, calls, cycles);
+        t.block(insns, pc, costs, taken_branch, target.calls, cycles);
         t.b.seal_all_blocks();
         t.b.finalize(config);
     }
@@ -443,6 +477,17 @@ fn translate(
     let code = module.get_finalized_function(id);
     // SAFETY: the function was built with this signature, in the host's calling convention.
     Some(unsafe { std::mem::transmute::<*const u8, unsafe extern "C" fn(*mut Frame) -> u32>(code) })
+}
+
+/// Where the direct path goes on from its checks ([`Translator::direct_path`]).
+#[derive(Clone, Copy)]
+struct Fast {
+    /// The block that calls the helper instead.
+    slow: cranelift_codegen::ir::Block,
+    /// The filter entry holding the access's line (with a cache model).
+    entry: Option<Value>,
+    /// The address's offset in DRAM.
+    offset: Value,
 }
 
 /// The state of a translation along the block's straight-line path.
@@ -457,6 +502,8 @@ struct Translator<'a> {
     load_sig: SigRef,
     store_sig: SigRef,
     jump_sig: SigRef,
+    /// The bus's direct path, taken where it applies.
+    direct: Option<Direct>,
     /// The registers read or written so far (x0 is never kept: it reads as zero).
     regs: [Option<Value>; 32],
     /// The clock as last loaded from the frame (or computed), and the cycles of the
@@ -466,6 +513,10 @@ struct Translator<'a> {
 }
 
 const TRUSTED: MemFlagsData = MemFlagsData::trusted();
+/// A field of the frame that stays as it is while the code runs.
+const FIXED: MemFlagsData = MemFlagsData::trusted().with_readonly();
+/// The firmware's memory (little-endian, at an address checked to be inside it).
+const GUEST: MemFlagsData = MemFlagsData::new().with_notrap().with_endianness(Endianness::Little);
 
 impl Translator<'_> {
     fn reg(&mut self, r: u8) -> Value {
@@ -508,9 +559,8 @@ impl Translator<'_> {
     }
 
     /// The clock as a helper left it in the frame.
-    fn reload_clock(&mut self) {
-        self.now = self.b.ins().load(types::I64, TRUSTED, self.frame, offset_of!(Frame, now) as i32);
-        self.pending = 0;
+    fn clock_in_frame(&mut self) -> Value {
+        self.b.ins().load(types::I64, TRUSTED, self.frame, offset_of!(Frame, now) as i32)
     }
 
     /// Ends the function (in the current block): the clock, `next`, `done`, and `outcome`.
@@ -632,14 +682,7 @@ impl Translator<'_> {
                     let rs1 = self.reg(i.rs1);
                     let offset = constant(&mut self.b, i32t, imm.into());
                     let addr = self.b.ins().iadd(rs1, offset);
-                    self.put_clock();
-                    let args = [self.frame, constant(&mut self.b, i32t, pc.into()), addr];
-                    let callee = self.helper(offset_of!(Frame, loads) + width_index(width) * size_of::<usize>());
-                    let call = self.b.ins().call_indirect(self.load_sig, callee, &args);
-                    let result = self.b.inst_results(call)[0];
-                    let failed = self.b.ins().ushr_imm_u(result, 32);
-                    self.exit_if(failed, pc, k32, FAULTED);
-                    let word = self.b.ins().ireduce(i32t, result);
+                    let (word, now) = self.load(width, addr, pc, k32);
                     let value = match op {
                         Lb => {
                             let byte = self.b.ins().ireduce(types::I8, word);
@@ -652,7 +695,7 @@ impl Translator<'_> {
                         _ => word,
                     };
                     self.set_reg(i.rd(), value);
-                    self.accessed(cost, rest[k], next, k32);
+                    self.accessed(now, cost, rest[k], next, k32);
                     None
                 }
                 Sb | Sh | Sw => {
@@ -665,13 +708,8 @@ impl Translator<'_> {
                     let value = self.reg(i.rs2);
                     let offset = constant(&mut self.b, i32t, imm.into());
                     let addr = self.b.ins().iadd(rs1, offset);
-                    self.put_clock();
-                    let args = [self.frame, constant(&mut self.b, i32t, pc.into()), addr, value];
-                    let callee = self.helper(offset_of!(Frame, stores) + width_index(width) * size_of::<usize>());
-                    let call = self.b.ins().call_indirect(self.store_sig, callee, &args);
-                    let failed = self.b.inst_results(call)[0];
-                    self.exit_if(failed, pc, k32, FAULTED);
-                    self.accessed(cost, rest[k], next, k32);
+                    let now = self.store(width, addr, value, pc, k32);
+                    self.accessed(now, cost, rest[k], next, k32);
                     None
                 }
                 _ => Some(self.alu(i, imm)),
@@ -718,11 +756,11 @@ impl Translator<'_> {
         self.b.ins().load(self.ptr, TRUSTED, self.frame, offset as i32)
     }
 
-    /// After the access of instruction `k` (of `cost` cycles) completed: the clock as the
-    /// helper left it, and a way out before the instruction at `next` unless the `rest` of
-    /// the block's cycles cannot reach the hart's next look between instructions.
-    fn accessed(&mut self, cost: u64, rest: u64, next: u32, k: u32) {
-        self.reload_clock();
+    /// After the access of instruction `k` (of `cost` cycles) completed: the clock `now` it
+    /// left, and a way out before the instruction at `next` unless the `rest` of the block's
+    /// cycles cannot reach the hart's next look between instructions.
+    fn accessed(&mut self, now: Value, cost: u64, rest: u64, next: u32, k: u32) {
+        self.now = now;
         self.pending = cost;
         let now = self.now;
         let bound = self.b.ins().iadd_imm_u(now, (cost + rest) as i64);
@@ -730,6 +768,209 @@ impl Translator<'_> {
         let check_at = self.b.ins().load(types::I64, TRUSTED, hart, offset_of!(Hart, irq_check_at) as i32);
         let reached = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, bound, check_at);
         self.exit_if(reached, next, k + 1, LEFT);
+    }
+
+    /// The load of `width` bytes at `addr` by instruction `k` (at `pc`): its value
+    /// zero-extended and the clock after it. On the direct path where it applies, else by
+    /// the helper (leaving the block if it faulted).
+    fn load(&mut self, width: u32, addr: Value, pc: u32, k: u32) -> (Value, Value) {
+        let now = self.clock();
+        let done = self.b.create_block();
+        let value = self.b.append_block_param(done, types::I32);
+        let after = self.b.append_block_param(done, types::I64);
+        if let Some(fast) = self.direct_path(width, addr, now, false) {
+            let host = self.direct_data(fast, addr, width, false);
+            let value = match width {
+                1 => self.b.ins().uload8(types::I32, GUEST, host, 0),
+                2 => self.b.ins().uload16(types::I32, GUEST, host, 0),
+                _ => self.b.ins().load(types::I32, GUEST, host, 0),
+            };
+            let after = self.hit_clock(now);
+            self.b.ins().jump(done, &[BlockArg::Value(value), BlockArg::Value(after)]);
+            self.b.switch_to_block(fast.slow);
+        }
+        self.put_clock();
+        let args = [self.frame, constant(&mut self.b, types::I32, pc.into()), addr];
+        let callee = self.helper(offset_of!(Frame, loads) + width_index(width) * size_of::<usize>());
+        let call = self.b.ins().call_indirect(self.load_sig, callee, &args);
+        let result = self.b.inst_results(call)[0];
+        let failed = self.b.ins().ushr_imm_u(result, 32);
+        self.exit_if(failed, pc, k, FAULTED);
+        let word = self.b.ins().ireduce(types::I32, result);
+        let clock = self.clock_in_frame();
+        self.b.ins().jump(done, &[BlockArg::Value(word), BlockArg::Value(clock)]);
+        self.b.switch_to_block(done);
+        (value, after)
+    }
+
+    /// The store of `value`'s low `width` bytes at `addr` by instruction `k` (at `pc`): the
+    /// clock after it. As [`Translator::load`].
+    fn store(&mut self, width: u32, addr: Value, value: Value, pc: u32, k: u32) -> Value {
+        let now = self.clock();
+        let done = self.b.create_block();
+        let after = self.b.append_block_param(done, types::I64);
+        if let Some(fast) = self.direct_path(width, addr, now, true) {
+            let host = self.direct_data(fast, addr, width, true);
+            match width {
+                1 => self.b.ins().istore8(GUEST, value, host, 0),
+                2 => self.b.ins().istore16(GUEST, value, host, 0),
+                _ => self.b.ins().store(GUEST, value, host, 0),
+            };
+            let after = self.hit_clock(now);
+            self.b.ins().jump(done, &[BlockArg::Value(after)]);
+            self.b.switch_to_block(fast.slow);
+        }
+        self.put_clock();
+        let args = [self.frame, constant(&mut self.b, types::I32, pc.into()), addr, value];
+        let callee = self.helper(offset_of!(Frame, stores) + width_index(width) * size_of::<usize>());
+        let call = self.b.ins().call_indirect(self.store_sig, callee, &args);
+        let failed = self.b.inst_results(call)[0];
+        self.exit_if(failed, pc, k, FAULTED);
+        let clock = self.clock_in_frame();
+        self.b.ins().jump(done, &[BlockArg::Value(clock)]);
+        self.b.switch_to_block(done);
+        after
+    }
+
+    /// A pointer field of the frame's [`DirectPointers`] (`offset` in it).
+    fn direct_pointer(&mut self, offset: usize) -> Value {
+        self.b.ins().load(self.ptr, FIXED, self.frame, (offset_of!(Frame, direct) + offset) as i32)
+    }
+
+    /// Tests whether an access of `width` bytes at `addr` at clock `now` (a store if `store`)
+    /// takes the direct path, as the bus would complete it ([`Direct`]): before the
+    /// accelerator's next effect, aligned inside DRAM's window, its line in the cache's
+    /// filter, with no more stall than the cycle limit allows; a store also with no
+    /// reservation it could break and no code it could change ([`Hart::stored`] has nothing
+    /// to do). Leaves the builder in the fast block; `None` (nothing emitted) where the path
+    /// never applies.
+    fn direct_path(&mut self, width: u32, addr: Value, now: Value, store: bool) -> Option<Fast> {
+        let direct = self.direct.filter(|d| !store || d.stores)?;
+        let (i8t, i32t, i64t) = (types::I8, types::I32, types::I64);
+        let due_at = self.direct_pointer(offset_of!(DirectPointers, due));
+        let due = self.b.ins().load(i64t, TRUSTED, due_at, 0);
+        let mut ok = self.b.ins().icmp(IntCC::UnsignedLessThan, now, due);
+        let mut all = |b: &mut FunctionBuilder, flag: Value| ok = b.ins().band(ok, flag);
+        let offset = self.b.ins().iadd_imm_u(addr, i64::from(direct.base.wrapping_neg()));
+        let inside = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThanOrEqual, offset, i64::from(direct.size - width));
+        all(&mut self.b, inside);
+        if width > 1 {
+            let low = self.b.ins().band_imm_u(addr, i64::from(width - 1));
+            let aligned = self.b.ins().icmp_imm_u(IntCC::Equal, low, 0);
+            all(&mut self.b, aligned);
+        }
+        let mut entry = None;
+        if let Some(cache) = direct.cache {
+            if cache.hit_stall > 0 {
+                // (`Hart::waited` stops the clock at the cycle limit.)
+                let after = self.b.ins().iadd_imm_u(now, cache.hit_stall as i64);
+                let limit = self.b.ins().load(i64t, TRUSTED, self.hart, offset_of!(Hart, cycle_limit) as i32);
+                let within = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, after, limit);
+                all(&mut self.b, within);
+            }
+            let number = self.b.ins().ushr_imm_u(addr, i64::from(cache.line_shift));
+            let index = self.b.ins().band_imm_u(number, i64::from(cache.filter_entries - 1));
+            let index = self.b.ins().uextend(self.ptr, index);
+            let scaled = self.b.ins().imul_imm_u(index, size_of::<FilterEntry>() as i64);
+            let filter = self.direct_pointer(offset_of!(DirectPointers, filter));
+            let at = self.b.ins().iadd(filter, scaled);
+            let held = self.b.ins().load(i32t, TRUSTED, at, offset_of!(FilterEntry, line) as i32);
+            let line = self.b.ins().band_imm_u(addr, i64::from(u32::MAX << cache.line_shift));
+            let hit = self.b.ins().icmp(IntCC::Equal, held, line);
+            all(&mut self.b, hit);
+            entry = Some(at);
+        }
+        if store {
+            let reserved = self.b.ins().load(i32t, TRUSTED, self.hart, offset_of!(Hart, reservation) as i32);
+            let none = self.b.ins().icmp_imm_u(IntCC::Equal, reserved, i64::from(Reservation::NONE.0));
+            all(&mut self.b, none);
+            let chunks = self.b.ins().load(self.ptr, FIXED, self.frame, offset_of!(Frame, chunks) as i32);
+            let page = self.b.ins().ushr_imm_u(addr, i64::from(PAGE_SHIFT));
+            let page = self.b.ins().uextend(self.ptr, page);
+            let page = self.b.ins().ishl_imm_u(page, 3);
+            let at = self.b.ins().iadd(chunks, page);
+            let bits = self.b.ins().load(i64t, TRUSTED, at, 0);
+            let chunk = self.b.ins().ushr_imm_u(addr, i64::from(CHUNK_SHIFT));
+            let chunk = self.b.ins().band_imm_u(chunk, 63);
+            let chunk = self.b.ins().uextend(i64t, chunk);
+            let bit = self.b.ins().ushr(bits, chunk);
+            let bit = self.b.ins().band_imm_u(bit, 1);
+            let no_code = self.b.ins().icmp_imm_u(IntCC::Equal, bit, 0);
+            all(&mut self.b, no_code);
+        }
+        debug_assert_eq!(self.b.func.dfg.value_type(ok), i8t);
+        let (fast, slow) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(ok, fast, &[], slow, &[]);
+        self.b.switch_to_block(fast);
+        Some(Fast { slow, entry, offset })
+    }
+
+    /// On the direct path: the host address of the access of `width` bytes at `addr`, after
+    /// what a hit does besides moving the bytes ([`crate::cache::Cache::load_filtered`],
+    /// [`crate::cache::Cache::write_filtered`]): the access counted, the slot stamped
+    /// (LRU), a store's bytes marked dirty.
+    fn direct_data(&mut self, fast: Fast, addr: Value, width: u32, store: bool) -> Value {
+        let direct = self.direct.expect("on the direct path");
+        let (i32t, i64t, ptr) = (types::I32, types::I64, self.ptr);
+        let (Some(cache), Some(entry)) = (direct.cache, fast.entry) else {
+            let dram = self.direct_pointer(offset_of!(DirectPointers, dram));
+            let offset = self.b.ins().uextend(ptr, fast.offset);
+            return self.b.ins().iadd(dram, offset);
+        };
+        let slot = self.b.ins().load(i32t, TRUSTED, entry, offset_of!(FilterEntry, slot) as i32);
+        let slot = self.b.ins().uextend(ptr, slot);
+        let counter = match store {
+            false => offset_of!(DirectPointers, reads),
+            true => offset_of!(DirectPointers, writes),
+        };
+        let counter = self.direct_pointer(counter);
+        self.increment(counter);
+        if cache.stamps {
+            let clock = self.direct_pointer(offset_of!(DirectPointers, clock));
+            let tick = self.increment(clock);
+            let stamps = self.direct_pointer(offset_of!(DirectPointers, stamps));
+            let at = self.b.ins().imul_imm_u(slot, size_of::<u64>() as i64);
+            let at = self.b.ins().iadd(stamps, at);
+            self.b.ins().store(TRUSTED, tick, at, 0);
+        }
+        let in_line = self.b.ins().band_imm_u(addr, i64::from(!(u32::MAX << cache.line_shift)));
+        let in_line = self.b.ins().uextend(ptr, in_line);
+        if store {
+            // The mask words of the slot: 4 per slot, bit b for byte b (an aligned store's
+            // bytes are in one word).
+            let dirty = self.direct_pointer(offset_of!(DirectPointers, dirty));
+            let words = self.b.ins().imul_imm_u(slot, 4 * size_of::<u64>() as i64);
+            let word = self.b.ins().ushr_imm_u(in_line, 6);
+            let word = self.b.ins().ishl_imm_u(word, 3);
+            let at = self.b.ins().iadd(dirty, words);
+            let at = self.b.ins().iadd(at, word);
+            let bit = self.b.ins().band_imm_u(in_line, 63);
+            let bits = constant(&mut self.b, i64t, (1 << width) - 1);
+            let bits = self.b.ins().ishl(bits, bit);
+            let mask = self.b.ins().load(i64t, TRUSTED, at, 0);
+            let mask = self.b.ins().bor(mask, bits);
+            self.b.ins().store(TRUSTED, mask, at, 0);
+        }
+        let data = self.direct_pointer(offset_of!(DirectPointers, data));
+        let line = self.b.ins().ishl_imm_u(slot, i64::from(cache.line_shift));
+        let at = self.b.ins().iadd(data, line);
+        self.b.ins().iadd(at, in_line)
+    }
+
+    /// Adds one to the count at `at`; the new count.
+    fn increment(&mut self, at: Value) -> Value {
+        let count = self.b.ins().load(types::I64, TRUSTED, at, 0);
+        let count = self.b.ins().iadd_imm_u(count, 1);
+        self.b.ins().store(TRUSTED, count, at, 0);
+        count
+    }
+
+    /// The clock after a direct access at `now`: a hit's stall later (none without a cache).
+    fn hit_clock(&mut self, now: Value) -> Value {
+        match self.direct.and_then(|d| d.cache) {
+            Some(cache) if cache.hit_stall > 0 => self.b.ins().iadd_imm_u(now, cache.hit_stall as i64),
+            _ => now,
+        }
     }
 
     /// The value an integer or multiply/divide operation writes to `rd`.

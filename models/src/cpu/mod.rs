@@ -192,7 +192,7 @@ pub struct Hart {
     calls: CallTree,
     faults: Faults,
     /// The word `lr.w` reserved, until an `sc.w`, a trap, or a store by the hart to it.
-    reservation: Option<u32>,
+    reservation: Reservation,
     /// The cycle from which the interrupt lines and enables must be looked at again before
     /// the next instruction (0: at once, after a CSR write, `mret` or a device store, or to
     /// stop for `halt_after`).
@@ -204,6 +204,17 @@ pub struct Hart {
     /// The hart stops before the first instruction at or after this cycle
     /// ([`Exit::CycleLimit`]); `irq_check_at` never lies beyond it.
     cycle_limit: u64,
+}
+
+/// The word `lr.w` reserved (word aligned), or [`Reservation::NONE`]. (A word, not an
+/// `Option`: compiled code looks at it, [`jit`].)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(transparent)]
+struct Reservation(u32);
+
+impl Reservation {
+    /// No reservation: an odd address, no word's.
+    const NONE: Reservation = Reservation(1);
 }
 
 /// The faults the firmware took ([`Cause::is_fault`]): the first few with their PCs, and how
@@ -244,7 +255,7 @@ impl Hart {
             probe_reported: None,
             calls: CallTree::default(),
             faults: Faults::default(),
-            reservation: None,
+            reservation: Reservation::NONE,
             irq_check_at: 0,
             halt_after: false,
             cycle_limit: u64::MAX,
@@ -353,6 +364,10 @@ impl Hart {
         // While no more steps than this were taken, a whole block fits the budget.
         let whole_blocks_until = stop_at.saturating_sub(block_cache::MAX_INSNS as u64);
         let mut frame = jit::Frame::new::<B>(whole_blocks_until);
+        if self.jit.aim(jit::Target::of(bus)) {
+            // Code made for another bus (a test's): no block may run it.
+            self.blocks.flush();
+        }
         'blocks: while self.steps < stop_at {
             if *now >= self.irq_check_at {
                 if let Some(exit) = self.with_clock(now, |hart| hart.between_instructions(bus, obs)) {
@@ -500,25 +515,24 @@ impl Hart {
         match block.code {
             jit::code::NONE => {
                 if self.blocks.warm(pc) {
-                    self.compile::<B>(block, pc, arena);
+                    self.compile(block, pc, arena);
                 }
                 None
             }
             jit::code::NEVER => None,
             code => {
                 let compiled = self.jit.get(code);
-                (len == block.len() as usize && compiled.fits::<B>(now, self.irq_check_at)).then_some(compiled)
+                (len == block.len() as usize && compiled.fits(now, self.irq_check_at)).then_some(compiled)
             }
         }
     }
 
-    /// Compiles the hot block at `pc` (for a bus of type `B`).
+    /// Compiles the hot block at `pc` (for the bus [`jit::Jit::aim`] was last given).
     #[cold]
     #[inline(never)]
-    fn compile<B: Bus>(&mut self, block: Block, pc: u32, arena: &Arena) {
+    fn compile(&mut self, block: Block, pc: u32, arena: &Arena) {
         let generation = self.blocks.flushes();
-        let code =
-            self.jit.compile(arena.whole(block), pc, &self.costs, self.taken_branch, B::CALL_CONTEXTS, generation);
+        let code = self.jit.compile(arena.whole(block), pc, &self.costs, self.taken_branch, generation);
         self.blocks.set_code(pc, code);
     }
 
@@ -669,7 +683,7 @@ impl Hart {
         if O::ENABLED {
             obs.interrupted(pc, irq);
         }
-        self.reservation = None;
+        self.reservation = Reservation::NONE;
         self.touched = true;
         // Its handler's `mret` returns from the interrupt, not from an exception.
         self.handling = None;
@@ -765,7 +779,7 @@ impl Hart {
             })));
         }
         self.last_trap = Some((trap, pc, self.steps));
-        self.reservation = None;
+        self.reservation = Reservation::NONE;
         self.csr.enter_trap(trap.cause as u32, pc, trap.tval);
         self.now += 1;
         self.pc = self.csr.trap_vector();
@@ -852,11 +866,12 @@ impl Hart {
                     return Err(Event::Trap(Trap::new(Cause::LoadMisaligned, rs1)));
                 }
                 let value = self.load(bus, now, pc, rs1, Width::Word)?;
-                self.reservation = Some(rs1);
+                self.reservation = Reservation(rs1);
                 value
             }
             Op::ScW => {
-                let reserved = self.reservation.take() == Some(rs1);
+                // (An odd `rs1`, NONE's, traps below whatever was reserved.)
+                let reserved = std::mem::replace(&mut self.reservation, Reservation::NONE) == Reservation(rs1);
                 if rs1 & 3 != 0 {
                     return Err(Event::Trap(Trap::new(Cause::StoreMisaligned, rs1)));
                 }
@@ -1025,8 +1040,8 @@ impl Hart {
         // next instruction.
         let code_changed = self.blocks.invalidate_range(addr, len);
         self.irq_check_at = self.irq_check_at.min(if code_changed { 0 } else { bus.interrupt_due() });
-        if self.reservation.is_some_and(|word| Range::new(word, 4).overlaps(Range::new(addr, len))) {
-            self.reservation = None;
+        if self.reservation != Reservation::NONE && Range::new(self.reservation.0, 4).overlaps(Range::new(addr, len)) {
+            self.reservation = Reservation::NONE;
         }
         self.check_halt(bus);
         Ok(next)

@@ -864,8 +864,13 @@ mod translated {
         Auipc(u32, u32),
         /// funct3, rd, offset from the data pointer (or, `fault`, from an unmapped address).
         Load(u32, u32, i32, bool),
-        /// funct3, rs2, offset.
-        Store(u32, u32, i32),
+        /// funct3, rs2, offset from the data pointer; or, `code`, a store of the counter's low
+        /// half over the upper half of the loop's first instruction (`addi x19, x19, 0`, which
+        /// stays an `addi x19` from another register, with another immediate).
+        Store(u32, u32, i32, bool),
+        /// `lr.w rd, (data)`: a reservation of the data's first word (never compiled, so a
+        /// block of its own follows only after a branch).
+        Lr(u32),
         /// funct3, rs1, rs2, instructions skipped forward.
         Branch(u32, u32, u32, u32),
         /// Instructions skipped forward.
@@ -876,9 +881,11 @@ mod translated {
     }
 
     const DATA: u32 = BASE + 0x8000;
-    /// Registers: x1..x19 are the body's, x20 points at the data, x21 at nothing, x31 counts.
+    /// Registers: x1..x19 are the body's, x20 points at the data, x21 at nothing, x22 at the
+    /// code, x31 counts.
     const DATA_REG: u32 = 20;
     const NOWHERE_REG: u32 = 21;
+    const CODE_REG: u32 = 22;
     const COUNTER: u32 = 31;
 
     /// The leaf function's link register (t0: a call for the call-context tree).
@@ -888,6 +895,16 @@ mod translated {
         // x0 too (its writes are dropped), not the link register.
         let rd = prop::sample::select((0..20u32).filter(|&r| r != LINK).collect::<Vec<_>>());
         let rs = 0..22u32;
+        // Offsets of the data: anywhere in 2 KiB, or near the lines of set 0 of the 16-set
+        // cache (so that its two ways are fought over and the replacement policy matters),
+        // or at the first word (which `lr.w` reserves).
+        let offset = || {
+            prop_oneof![
+                3 => 0..2040i32,
+                3 => (prop::sample::select(vec![0i32, 512, 1024, 1536]), 0..8i32).prop_map(|(line, off)| line + off),
+                1 => 0..4i32,
+            ]
+        };
         prop_oneof![
             4 => (prop::sample::select(vec![(0, 0), (0x20, 0), (0, 1), (0, 2), (0, 3), (0, 4), (0, 5), (0x20, 5), (0, 6), (0, 7)]), rd.clone(), rs.clone(), rs.clone())
                 .prop_map(|((f7, f3), rd, a, b)| Piece::Reg(f7, f3, rd, a, b)),
@@ -898,9 +915,11 @@ mod translated {
                 .prop_map(|((f3, high), rd, a, shamt)| Piece::Imm(f3, rd, a, high | shamt)),
             1 => (rd.clone(), any::<u32>()).prop_map(|(rd, imm)| Piece::Lui(rd, imm & 0xf_ffff)),
             1 => (rd.clone(), any::<u32>()).prop_map(|(rd, imm)| Piece::Auipc(rd, imm & 0xf_ffff)),
-            4 => (prop::sample::select(vec![0u32, 1, 2, 4, 5]), rd.clone(), 0..2040i32, prop::bool::weighted(0.02))
+            4 => (prop::sample::select(vec![0u32, 1, 2, 4, 5]), rd.clone(), offset(), prop::bool::weighted(0.02))
                 .prop_map(|(f3, rd, off, fault)| Piece::Load(f3, rd, off, fault)),
-            4 => (0..3u32, rs.clone(), 0..2040i32).prop_map(|(f3, rs2, off)| Piece::Store(f3, rs2, off)),
+            4 => (0..3u32, rs.clone(), offset(), prop::bool::weighted(0.05))
+                .prop_map(|(f3, rs2, off, code)| Piece::Store(f3, rs2, off, code)),
+            1 => rd.clone().prop_map(Piece::Lr),
             1 => (prop::sample::select(vec![0u32, 1, 4, 5, 6, 7]), rs.clone(), rs.clone(), 1..4u32)
                 .prop_map(|(f3, a, b, skip)| Piece::Branch(f3, a, b, skip)),
             1 => (1..3u32).prop_map(Piece::Jump),
@@ -908,30 +927,30 @@ mod translated {
         ]
     }
 
-    /// The loop: the body, then `addi x31, x31, -1; bne x31, x0, start`, then `j .`, then the
-    /// leaf function (`addi x18, x18, 3; jalr zero, 0(t0)`). Forward branches and jumps that
-    /// would skip past the body land on the counter's `addi`.
+    /// The loop: `addi x19, x19, 0` (patched by code stores), the body, then `addi x31, x31,
+    /// -1; bne x31, x0, start`, then `j .`, then the leaf function (`addi x18, x18, 3; jalr
+    /// zero, 0(t0)`). Forward branches and jumps that would skip past the body land on the
+    /// counter's `addi`.
     fn program(body: &[Piece]) -> Vec<u32> {
         let n = body.len() as u32;
         let leaf = |k: u32| (4 * (n + 3 - k)) as i32;
         let forward = |k: u32, skip: u32| ((skip + 1).min(n - k) * 4) as i32;
-        let mut words: Vec<u32> = body
-            .iter()
-            .enumerate()
-            .map(|(k, p)| match *p {
-                Piece::Reg(f7, f3, rd, a, b) => r(f7, b, a, f3, rd, 0x33),
-                Piece::Imm(f3, rd, a, imm) => i(imm, a, f3, rd, 0x13),
-                Piece::Lui(rd, imm) => lui(rd, imm),
-                Piece::Auipc(rd, imm) => imm << 12 | rd << 7 | 0x17,
-                Piece::Load(f3, rd, off, fault) => i(off, if fault { NOWHERE_REG } else { DATA_REG }, f3, rd, 0x03),
-                Piece::Store(f3, rs2, off) => s(off, rs2, DATA_REG, f3),
-                Piece::Branch(f3, a, c, skip) => b(forward(k as u32, skip), c, a, f3),
-                Piece::Jump(skip) => jal(0, forward(k as u32, skip)),
-                Piece::Call => jal(LINK, leaf(k as u32)),
-            })
-            .collect();
+        let mut words = vec![addi(19, 19, 0)];
+        words.extend(body.iter().enumerate().map(|(k, p)| match *p {
+            Piece::Reg(f7, f3, rd, a, b) => r(f7, b, a, f3, rd, 0x33),
+            Piece::Imm(f3, rd, a, imm) => i(imm, a, f3, rd, 0x13),
+            Piece::Lui(rd, imm) => lui(rd, imm),
+            Piece::Auipc(rd, imm) => imm << 12 | rd << 7 | 0x17,
+            Piece::Load(f3, rd, off, fault) => i(off, if fault { NOWHERE_REG } else { DATA_REG }, f3, rd, 0x03),
+            Piece::Store(_, _, _, true) => s(2, COUNTER, CODE_REG, 1),
+            Piece::Store(f3, rs2, off, false) => s(off, rs2, DATA_REG, f3),
+            Piece::Lr(rd) => 0x1000_202f | DATA_REG << 15 | rd << 7,
+            Piece::Branch(f3, a, c, skip) => b(forward(k as u32, skip), c, a, f3),
+            Piece::Jump(skip) => jal(0, forward(k as u32, skip)),
+            Piece::Call => jal(LINK, leaf(k as u32)),
+        }));
         words.push(addi(COUNTER, COUNTER, -1));
-        words.push(b(-(4 * (n as i32 + 1)), 0, COUNTER, 1));
+        words.push(b(-(4 * (n as i32 + 2)), 0, COUNTER, 1));
         words.push(jal(0, 0));
         words.push(addi(18, 18, 3));
         words.push(jalr(0, LINK, 0));
@@ -946,48 +965,76 @@ mod translated {
         now: u64,
         steps: u64,
         retired: u64,
+        reservation: Reservation,
         data: Vec<u8>,
         stats: Option<crate::cache::stats::CacheStats>,
         /// With a sink that records them (a bus that keeps call contexts).
         events: Option<Vec<mxpsim_detector::event::Event>>,
     }
 
-    /// Runs the loop of `body` with the registers `regs` for `rounds` rounds, with a 1 KiB
-    /// cache model or none, a timer interrupt at tick `timer` (and every 97 ticks after) or
-    /// none, the events recorded (call contexts kept) or not, the blocks all interpreted or
-    /// compiled when hot.
-    fn outcome(
-        body: &[Piece],
-        regs: &[u32],
-        rounds: u32,
-        cache: bool,
+    /// The machine of a run ([`outcome`]).
+    #[derive(Clone, Debug)]
+    struct Setup {
+        /// A 1 KiB cache model (`Some`: its policy, write policy and hit latency) or none.
+        cache: Option<(crate::cache::config::Policy, crate::cache::config::WritePolicy, u32)>,
+        /// A timer interrupt at this tick, and every 97 ticks after.
         timer: Option<u64>,
+        /// The events recorded (call contexts kept).
         events: bool,
-        interpreted: bool,
-    ) -> Outcome {
-        if events {
-            run_loop(body, regs, rounds, cache, timer, Vec::new(), interpreted, Some)
+        /// The hart stops at this cycle.
+        cycle_limit: Option<u64>,
+        /// A word of the data `lr.w` reserved before the run (its index).
+        reserved: Option<u32>,
+    }
+
+    fn setup() -> impl Strategy<Value = Setup> {
+        use crate::cache::config::{Policy, WritePolicy};
+        let policy = prop::sample::select(vec![Policy::Lru, Policy::Fifo, Policy::Plru, Policy::Random]);
+        let write = prop::sample::select(vec![WritePolicy::Back, WritePolicy::Through]);
+        let cache = prop::option::weighted(0.75, (policy, write, prop::sample::select(vec![1u32, 1, 3])));
+        (
+            cache,
+            prop::option::weighted(0.3, 5..400u64),
+            prop::bool::weighted(0.3),
+            prop::option::weighted(0.3, 100..40_000u64),
+            prop::option::weighted(0.2, 0..8u32),
+        )
+            .prop_map(|(cache, timer, events, cycle_limit, reserved)| Setup {
+                cache,
+                timer,
+                events,
+                cycle_limit,
+                reserved,
+            })
+    }
+
+    /// Runs the loop of `body` with the registers `regs` for `rounds` rounds on the machine
+    /// of `setup`, the blocks all interpreted or compiled when hot.
+    fn outcome(body: &[Piece], regs: &[u32], rounds: u32, setup: &Setup, interpreted: bool) -> Outcome {
+        if setup.events {
+            run_loop(body, regs, rounds, setup, Vec::new(), interpreted, Some)
         } else {
-            run_loop(body, regs, rounds, cache, timer, (), interpreted, |()| None)
+            run_loop(body, regs, rounds, setup, (), interpreted, |()| None)
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn run_loop<S: crate::events::EventSink>(
         body: &[Piece],
         regs: &[u32],
         rounds: u32,
-        cache: bool,
-        timer: Option<u64>,
+        setup: &Setup,
         sink: S,
         interpreted: bool,
         recorded: impl FnOnce(S) -> Option<Vec<mxpsim_detector::event::Event>>,
     ) -> Outcome {
         let words = program(body);
-        let config = match cache {
-            true => CacheConfig { size: 1024, line: 32, ways: 2, ..CacheConfig::default() },
-            false => CacheConfig { enabled: false, ..CacheConfig::default() },
+        let config = match setup.cache {
+            Some((policy, write, hit_latency)) => {
+                CacheConfig { size: 1024, line: 32, ways: 2, policy, write, hit_latency, ..CacheConfig::default() }
+            }
+            None => CacheConfig { enabled: false, ..CacheConfig::default() },
         };
+        let timer = setup.timer;
         let (mut hart, mut bus) = match timer {
             Some(compare) => machine_with_timer_and_sink(&words, compare, &config, sink),
             None => machine_with_sink(&words, &config, sink),
@@ -997,6 +1044,13 @@ mod translated {
         }
         (hart.x[DATA_REG as usize], hart.x[NOWHERE_REG as usize], hart.x[COUNTER as usize]) =
             (DATA, 0x4000_0000, rounds);
+        hart.x[CODE_REG as usize] = BASE;
+        if let Some(limit) = setup.cycle_limit {
+            hart.set_cycle_limit(limit);
+        }
+        if let Some(word) = setup.reserved {
+            hart.reservation = Reservation(DATA + 4 * word);
+        }
         if timer.is_some() {
             // A handler that counts in x30 and puts the next interrupt 97 ticks on.
             let handler = [
@@ -1038,6 +1092,7 @@ mod translated {
             now: hart.now,
             steps: hart.steps,
             retired: hart.retired(),
+            reservation: hart.reservation,
             data,
             stats,
             events: recorded(bus.into_sink()),
@@ -1048,19 +1103,40 @@ mod translated {
         prop_oneof![any::<u32>(), prop::sample::select(vec![0u32, 1, u32::MAX, i32::MIN as u32, i32::MAX as u32, 2])]
     }
 
+    /// A hit's stall stops at the cycle limit (`Hart::waited`) on the direct path too. Only a
+    /// block's last instruction can be an access that crosses the limit in compiled code (its
+    /// stall longer than the rest of its block): a block cut at its size limit by a load, run
+    /// once for each limit in a window where it runs compiled.
+    #[test]
+    fn a_direct_hit_stalls_no_further_than_the_cycle_limit() {
+        use crate::cache::config::{Policy, WritePolicy};
+        let mut body = vec![Piece::Imm(0, 3, 3, 1); block_cache::MAX_INSNS as usize - 2];
+        body.push(Piece::Load(2, 1, 0, false));
+        for limit in 9_000..9_080 {
+            let setup = Setup {
+                cache: Some((Policy::Lru, WritePolicy::Back, 4)),
+                timer: None,
+                events: false,
+                cycle_limit: Some(limit),
+                reserved: None,
+            };
+            let interpreted = outcome(&body, &[0; 20], 999, &setup, true);
+            assert_eq!(interpreted.exit, Exit::CycleLimit);
+            assert_eq!(outcome(&body, &[0; 20], 999, &setup, false), interpreted, "limit {limit}");
+        }
+    }
+
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(400))]
+        #![proptest_config(ProptestConfig::with_cases(1000))]
         #[test]
         fn compiled_blocks_run_as_the_interpreter_runs_them(
             body in prop::collection::vec(piece(), 1..24),
             regs in prop::collection::vec(value(), 20),
             rounds in 1..1000u32,
-            cache in any::<bool>(),
-            timer in prop::option::weighted(0.3, 5..400u64),
-            events in prop::bool::weighted(0.3),
+            setup in setup(),
         ) {
-            let interpreted = outcome(&body, &regs, rounds, cache, timer, events, true);
-            let compiled = outcome(&body, &regs, rounds, cache, timer, events, false);
+            let interpreted = outcome(&body, &regs, rounds, &setup, true);
+            let compiled = outcome(&body, &regs, rounds, &setup, false);
             prop_assert_eq!(compiled, interpreted);
         }
     }
