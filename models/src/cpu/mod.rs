@@ -426,7 +426,7 @@ impl Hart {
                 self.steps += insns.len() as u64;
                 // A hot block runs compiled (see `jit`), unless an observer must see every
                 // instruction.
-                let compiled = if O::ENABLED { None } else { self.compiled::<B>(block, pc, insns.len(), *now, arena) };
+                let compiled = if O::ENABLED { None } else { self.compiled(block, pc, insns.len(), *now, arena) };
                 if let Some(compiled) = compiled {
                     match compiled.run(&mut frame, self, bus, now) {
                         Ran::Completed { next } => {
@@ -504,14 +504,7 @@ impl Hart {
     /// reach a look between instructions before its first memory access ([`jit::Compiled::fits`]).
     /// Counts the runs of a block not compiled yet, and compiles it once it is hot.
     #[inline(always)]
-    fn compiled<B: Bus>(
-        &mut self,
-        block: Block,
-        pc: u32,
-        len: usize,
-        now: u64,
-        arena: &Arena,
-    ) -> Option<jit::Compiled> {
+    fn compiled(&mut self, block: Block, pc: u32, len: usize, now: u64, arena: &Arena) -> Option<jit::Compiled> {
         match block.code {
             jit::code::NONE => {
                 if self.blocks.warm(pc) {
