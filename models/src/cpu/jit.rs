@@ -12,6 +12,17 @@
 //! own start (most inner loops) runs again in place, while the interpreter's loop would run
 //! it again at once ([`Translator::again`]).
 //!
+//! The direct path. Where the bus offers one ([`Bus::direct`]), a load or store it covers is
+//! made inline instead of calling [`Hart::load`]/[`Hart::store`]: an aligned DRAM access
+//! before the accelerator's next effect, whose line the data cache's front-end filter holds
+//! (with no cache model, any). That is exactly the case in which those functions do nothing
+//! but move the value, count the access, stamp the slot (LRU), mark a store's bytes dirty and
+//! add the hit latency (up to the cycle limit, as [`Hart::waited`]); for a store also nothing
+//! of [`Hart::stored`] applies when no reservation is held and no code lies in its chunk
+//! (tested inline; otherwise the helper runs). The path's constants (DRAM's window, the
+//! cache's geometry) are in the code, which is made for one [`Target`] (compared at every
+//! [`Hart::run`]); its pointers ([`DirectPointers`]) are taken from the bus at each entry.
+//!
 //! Only blocks of plain computation are compiled: integer and multiply/divide operations,
 //! loads, stores, jumps and branches ([`compilable`]). Everything else (CSR instructions,
 //! atomics, system instructions, cache-block operations) is rare and stays interpreted.
@@ -842,8 +853,9 @@ impl Translator<'_> {
     /// accelerator's next effect, aligned inside DRAM's window, its line in the cache's
     /// filter, with no more stall than the cycle limit allows; a store also with no
     /// reservation it could break and no code it could change ([`Hart::stored`] has nothing
-    /// to do). Leaves the builder in the fast block; `None` (nothing emitted) where the path
-    /// never applies.
+    /// to do: a DRAM store leaves [`Bus::interrupt_due`] as it is, and the hart's
+    /// `irq_check_at` never lies past that). Leaves the builder in the fast block; `None`
+    /// (nothing emitted) where the path never applies.
     fn direct_path(&mut self, width: u32, addr: Value, now: Value, store: bool) -> Option<Fast> {
         let direct = self.direct.filter(|d| !store || d.stores)?;
         let (i8t, i32t, i64t) = (types::I8, types::I32, types::I64);
