@@ -6,8 +6,12 @@
  * cache model the poll reads through the uncached alias (a cached read would keep a stale
  * line); with none, through the buffer's cached address, which is DRAM itself.
  *
+ * Polling before the sync is a race by the product's definition (nothing orders the look
+ * after the DMA's write: ur/dma_w, as race-tests/ur_dma_w): under --race-check, one.
+ *
  * qemu: skip (needs the MXP)
  * expect-exit: 0
+ * expect-races: 1 (ur/dma_w: the poll against the DMA's write)
  */
 #include "mxpsim.h"
 #include "vbx.h"
