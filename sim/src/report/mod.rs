@@ -51,7 +51,7 @@ impl Default for Options {
 pub fn build(findings: &Findings, source: &SourceMap, notes: &RunNotes, options: &Options, outcome: RunEnd) -> Report {
     let builder = Builder {
         findings,
-        timeline: Timeline { landmarks: &findings.landmarks },
+        timeline: Timeline::new(&findings.landmarks),
         enrich: Enricher::new(source, notes, findings.line_size, options),
     };
     // Group the detector's distinct races by root cause, in the order their first race
@@ -114,7 +114,7 @@ impl GroupKey {
 
 struct Builder<'a> {
     findings: &'a Findings,
-    timeline: Timeline<'a>,
+    timeline: Timeline,
     enrich: Enricher<'a>,
 }
 
