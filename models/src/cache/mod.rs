@@ -70,7 +70,7 @@ enum Leaving {
 }
 
 /// Per-slot dirty bytes: one bit per byte of a line of at most 256 bytes.
-type DirtyMask = [u64; 4];
+pub(crate) type DirtyMask = [u64; 4];
 
 pub struct Cache {
     line: u32,
@@ -244,7 +244,7 @@ impl Cache {
     /// filter has its line (true), as [`Cache::write`] would; else does nothing (false).
     #[inline(always)]
     pub fn write_filtered(&mut self, addr: u32, data: &[u8]) -> bool {
-        let Some(slot) = self.filtered(addr).filter(|_| self.write == WritePolicy::Back) else { return false };
+        let Some(slot) = self.filtered(addr).filter(|_| self.writes_back()) else { return false };
         self.stats.write_accesses += 1;
         self.write_slot(slot, addr, data);
         true

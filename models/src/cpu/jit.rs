@@ -45,6 +45,7 @@ use super::isa::{Format, Op};
 use super::timing::CostTable;
 use super::{Event, Hart, Reservation};
 use crate::bus::{Bus, Direct, DirectPointers, FilterEntry, Width};
+use crate::cache::DirtyMask;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
     types, AbiParam, BlockArg, Endianness, InstBuilder, MemFlagsData, SigRef, Signature, Type, UserFuncName, Value,
@@ -948,10 +949,9 @@ impl Translator<'_> {
         let in_line = self.b.ins().band_imm_u(addr, i64::from(!(u32::MAX << cache.line_shift)));
         let in_line = self.b.ins().uextend(ptr, in_line);
         if store {
-            // The mask words of the slot: 4 per slot, bit b for byte b (an aligned store's
-            // bytes are in one word).
+            // The slot's mask words, bit b for byte b (an aligned store's bytes are in one).
             let dirty = self.direct_pointer(offset_of!(DirectPointers, dirty));
-            let words = self.b.ins().imul_imm_u(slot, 4 * size_of::<u64>() as i64);
+            let words = self.b.ins().imul_imm_u(slot, size_of::<DirtyMask>() as i64);
             let word = self.b.ins().ushr_imm_u(in_line, 6);
             let word = self.b.ins().ishl_imm_u(word, 3);
             let at = self.b.ins().iadd(dirty, words);

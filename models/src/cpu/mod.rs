@@ -215,6 +215,16 @@ struct Reservation(u32);
 impl Reservation {
     /// No reservation: an odd address, no word's.
     const NONE: Reservation = Reservation(1);
+
+    /// The word reserved, if any.
+    fn word(self) -> Option<u32> {
+        (self != Reservation::NONE).then_some(self.0)
+    }
+
+    /// The word reserved, if any, which is no longer.
+    fn take(&mut self) -> Option<u32> {
+        std::mem::replace(self, Reservation::NONE).word()
+    }
 }
 
 /// The faults the firmware took ([`Cause::is_fault`]): the first few with their PCs, and how
@@ -863,8 +873,7 @@ impl Hart {
                 value
             }
             Op::ScW => {
-                // (An odd `rs1`, NONE's, traps below whatever was reserved.)
-                let reserved = std::mem::replace(&mut self.reservation, Reservation::NONE) == Reservation(rs1);
+                let reserved = self.reservation.take() == Some(rs1);
                 if rs1 & 3 != 0 {
                     return Err(Event::Trap(Trap::new(Cause::StoreMisaligned, rs1)));
                 }
@@ -1033,7 +1042,7 @@ impl Hart {
         // next instruction.
         let code_changed = self.blocks.invalidate_range(addr, len);
         self.irq_check_at = self.irq_check_at.min(if code_changed { 0 } else { bus.interrupt_due() });
-        if self.reservation != Reservation::NONE && Range::new(self.reservation.0, 4).overlaps(Range::new(addr, len)) {
+        if self.reservation.word().is_some_and(|word| Range::new(word, 4).overlaps(Range::new(addr, len))) {
             self.reservation = Reservation::NONE;
         }
         self.check_halt(bus);
