@@ -2,7 +2,7 @@
 
 use crate::config::{Config, ConfigError, StreamError};
 use crate::event::{Access, Event, Origin, Pos, Range};
-use crate::fast::{FastDetector, StateSize};
+use crate::fast::{FastDetector, InlineQuiet, StateSize};
 use crate::race::{KeyGroups, Race, Report};
 
 /// Feed events with [`Detector::observe`]; read the races so far with [`Detector::report`]
@@ -54,6 +54,10 @@ impl Detector {
     pub fn observe_quiet(&mut self, access: Access, range: Range) -> bool {
         self.fast.observe_quiet(access, range)
     }
+
+    /// [`FastDetector::INLINE_QUIET`], from the detector's start: for a caller that takes
+    /// the accesses [`Detector::observe_quiet`] would take, inline.
+    pub const INLINE_QUIET: InlineQuiet = FastDetector::INLINE_QUIET.within(std::mem::offset_of!(Detector, fast));
 
     #[inline(never)]
     fn collect_races(&mut self) -> usize {

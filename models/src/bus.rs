@@ -8,6 +8,7 @@
 //! Data accesses carry an [`Access`] context (the PC, for the events the memory system
 //! reports, and the current cycle, for its timing) and return the cycles the hart stalls.
 
+use crate::events::Quiet;
 pub use mxpsim_detector::event::CacheOp;
 
 /// Width of a data access in bytes.
@@ -138,7 +139,8 @@ pub trait Bus {
 /// data cache's hit bookkeeping and the hit latency, and no event. That is an aligned access
 /// inside DRAM's window, before the accelerator's next effect ([`DirectPointers::due`]),
 /// whose line the cache's front-end filter holds (with no cache model, any). Every other
-/// access calls the bus. Only a bus whose accesses report no events offers one.
+/// access calls the bus. Only a bus whose accesses report no events offers one, or one whose
+/// event sink has a quiet case ([`QuietPath`]): then only for accesses it takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Direct {
     /// DRAM's window: `[base, base + size)`.
@@ -148,6 +150,17 @@ pub struct Direct {
     pub stores: bool,
     /// The data cache's hit path; `None`: no cache model (DRAM's bytes are the data).
     pub cache: Option<CacheHits>,
+    /// With events: each access is one, and only one the sink's quiet case takes goes this
+    /// way. `None`: no events.
+    pub quiet: Option<QuietPath>,
+}
+
+/// The event sink's quiet case ([`Quiet`]) on the [`Direct`] path, its fields as offsets from
+/// the bus's address, and where the bus keeps the call context events come from (a `u32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuietPath {
+    pub sink: Quiet,
+    pub ctx: usize,
 }
 
 /// The data cache's hit path, as [`Direct`] takes it.

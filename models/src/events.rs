@@ -3,6 +3,7 @@
 //! `()` nothing is built or stored, so an unobserved run pays nothing.
 
 use mxpsim_detector::event::{Access, Event, Origin, Pos, Range};
+use mxpsim_detector::fast::InlineQuiet;
 
 pub trait EventSink {
     /// False for sinks that drop everything: producers skip building the events.
@@ -23,6 +24,107 @@ pub trait EventSink {
     /// race). Checked after every CPU load and store.
     fn wants_halt(&self) -> bool {
         false
+    }
+    /// The sink's quiet case, if it has one that compiled code may take inline instead of
+    /// calling [`EventSink::cached`] ([`Quiet::take`]). It may not change during a run of the
+    /// hart.
+    fn quiet(&self) -> Option<Quiet> {
+        None
+    }
+}
+
+/// A sink's quiet case ([`EventSink::quiet`]): cached accesses, each within a line of
+/// `1 << line_shift` bytes, that change nothing but the sink's position and what it notes of
+/// the latest accesses (the race checker's accesses that its detector's quiet filter
+/// takes), so that compiled code can take them with a few loads and stores, at offsets from
+/// the sink's address ([`Quiet::take`] says which, and how).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Quiet {
+    pub line_shift: u32,
+    pub at: QuietFields,
+}
+
+/// Where the state of a sink's [`Quiet`] case lies, as byte offsets from the sink's start:
+/// its detector's quiet filter and position ([`InlineQuiet`]), the position of the last read
+/// it noted ([`Pos`]), and a store it holds back (its [`Pos`], [`Origin`] and [`Range`])
+/// while the `u64` at `open` is [`Quiet::OPEN`] with the line it is in: a store to that line
+/// replaces it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuietFields {
+    pub detector: InlineQuiet,
+    pub read_pos: usize,
+    pub open: usize,
+    pub store_pos: usize,
+    pub store_origin: usize,
+    pub store_range: usize,
+}
+
+impl QuietFields {
+    /// The same fields, in an object that holds the sink `by` bytes from its start.
+    pub const fn within(self, by: usize) -> QuietFields {
+        QuietFields {
+            detector: self.detector.within(by),
+            read_pos: self.read_pos + by,
+            open: self.open + by,
+            store_pos: self.store_pos + by,
+            store_origin: self.store_origin + by,
+            store_range: self.store_range + by,
+        }
+    }
+}
+
+impl Quiet {
+    /// The `u64` at `open` while a store to `line` replaces the held one: `OPEN | line`.
+    pub const OPEN: u64 = 1 << 32;
+
+    /// Takes a cached `access` of `range` from `origin` if it is quiet (true), as compiled code
+    /// does, in the state at offsets [`Quiet::at`] from `base`: `range` within a line whose
+    /// recent entry in the detector's filter covers the access ([`InlineQuiet`]); a store also
+    /// only to the open line, and not right after a read (which an AMO's write is: the sink
+    /// sees to that). Taken: the next position, and for a store, the store held (the filter
+    /// as it is: its last line is a short way to what the recent entries say, and a read
+    /// not noted is right after no write). The definition of what compiled code emits; the sinks with a quiet case check
+    /// theirs against it.
+    ///
+    /// For an access of an instruction that makes one (not an AMO's read, whose write comes
+    /// next with its origin: that write is known by the read noted).
+    ///
+    /// # Safety
+    /// `base` points at a live sink (or what holds it, [`QuietFields::within`]) whose
+    /// fields are at these offsets, and nothing else uses it meanwhile.
+    pub unsafe fn take(&self, base: *mut u8, access: Access, range: Range, origin: Origin) -> bool {
+        let line = range.start & (u32::MAX << self.line_shift);
+        if u64::from(range.start - line) + u64::from(range.len) > 1 << self.line_shift {
+            return false;
+        }
+        let at = self.at;
+        // SAFETY: the caller's.
+        unsafe {
+            let field = |offset: usize| base.add(offset);
+            let now = field(at.detector.now).cast::<Pos>();
+            let recent = *field(at.detector.recent).cast::<*const u64>();
+            let entry = *recent.add(InlineQuiet::slot(line, self.line_shift));
+            let covering = InlineQuiet::covering(*field(at.detector.generation).cast::<u64>(), line);
+            let covered = match access {
+                Access::Read => entry | 2 == covering,
+                Access::Write => entry == covering,
+            };
+            if !covered {
+                return false;
+            }
+            if access == Access::Write
+                && (*field(at.open).cast::<u64>() != Self::OPEN | u64::from(line) || *field(at.read_pos).cast::<Pos>() == *now)
+            {
+                return false;
+            }
+            *now += 1;
+            if access == Access::Write {
+                *field(at.store_pos).cast::<Pos>() = *now;
+                *field(at.store_origin).cast::<Origin>() = origin;
+                *field(at.store_range).cast::<Range>() = range;
+            }
+        }
+        true
     }
 }
 

@@ -19,14 +19,14 @@
 //! Everything else is unmapped: an access there is an access fault.
 
 use crate::axi::{Axi, AxiConfig, Dir, Master};
-use crate::bus::{Access, Bus, CacheOp, Direct, DirectPointers, MemFault, Width};
+use crate::bus::{Access, Bus, CacheOp, Direct, DirectPointers, MemFault, QuietPath, Width};
 use crate::cache::config::CacheConfig;
 use crate::cache::{Cache, Traffic};
 use crate::devices::clint::Clint;
 use crate::devices::uart::{Uart, UartInput};
 use crate::devices::{read_part, DevicesConfig};
 use crate::dram::Dram;
-use crate::events::EventSink;
+use crate::events::{EventSink, Quiet};
 use crate::mxp::config::MxpConfig;
 use crate::mxp::engine::{Mxp, MxpError};
 use crate::schedule::Schedule;
@@ -681,19 +681,26 @@ impl<S: EventSink> Bus for MemorySystem<S> {
     }
 
     /// DRAM's cached loads and stores, as `load` and `store` make them when they catch
-    /// nothing up, find the line in the cache's filter and report no event (so: not with an
-    /// event sink). Not for stores under write-through (never a filter hit) or while stores
-    /// are watched.
+    /// nothing up, find the line in the cache's filter and report no event, or one the event
+    /// sink takes inline. Not for stores under write-through (never a filter hit) or while
+    /// stores are watched.
     fn direct(&self) -> Option<Direct> {
-        if S::ENABLED {
-            return None;
-        }
+        // With events, only for accesses the sink takes inline (each within one of the
+        // events' lines).
+        let quiet = match S::ENABLED {
+            true => {
+                let sink = self.sink.quiet().filter(|q| q.line_shift == self.line.trailing_zeros())?;
+                let sink = Quiet { at: sink.at.within(std::mem::offset_of!(Self, sink)), ..sink };
+                Some(QuietPath { sink, ctx: std::mem::offset_of!(Self, ctx) })
+            }
+            false => None,
+        };
         let cache = match &self.cache {
             Some(cache) => Some(cache.hits(self.hit_stall)?),
             None => None,
         };
         let stores = self.watched.is_none() && self.cache.as_ref().is_none_or(Cache::writes_back);
-        Some(Direct { base: self.map.dram_base, size: self.map.dram_size, stores, cache })
+        Some(Direct { base: self.map.dram_base, size: self.map.dram_size, stores, cache, quiet })
     }
 
     fn direct_pointers(&mut self) -> DirectPointers {

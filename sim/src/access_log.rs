@@ -9,6 +9,8 @@
 //! says nothing (and a report falls back to the first store of the dirty epoch).
 
 use mxpsim_detector::event::{Origin, Pos, Range};
+use mxpsim_models::events::Quiet;
+use std::mem::offset_of;
 
 /// A cached access: its CPU position, where it comes from, and its bytes (within the line).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -31,25 +33,30 @@ struct LineAccesses {
 /// 4 KiB of addresses per page.
 const PAGE_SHIFT: u32 = 12;
 
+// (So the log's lines are the detector's: the race checker's quiet case compares its
+// lines with the log's open one.)
+const _: () = assert!(mxpsim_detector::bytes::MAX_LINE_SIZE <= 1 << PAGE_SHIFT);
+
 /// Pages of the 32-bit address space.
 const PAGES: usize = 1 << (32 - PAGE_SHIFT);
-
-/// A store not yet written to its line's slot, with the newest request when it was made.
-#[derive(Clone, Copy, Debug)]
-struct Unlogged {
-    store: Logged,
-    last_request: Pos,
-}
 
 pub struct AccessLog {
     line_shift: u32,
     lines_per_page: usize,
-    /// The latest store, while it is not yet in its slot. A store to the same line with no
-    /// request between replaces it here, without a look-up: a loop filling a buffer stores
-    /// to each line many times over, and only its last store before a request (and the last
-    /// of all) can be asked for — the ones between change nothing in the slot (see
-    /// [`AccessLog::store`]). Written to its slot before any other store and any question.
-    unlogged: Option<Unlogged>,
+    /// The position of the newest request so far (0: none).
+    last_request: Pos,
+    /// The latest store, while it is not yet in its slot (pos 0: none), and the newest
+    /// request when it was made. A store to the same line with no request between replaces
+    /// it here, without a look-up: a loop filling a buffer stores to each line many times
+    /// over, and only its last store before a request (and the last of all) can be asked
+    /// for — the ones between change nothing in the slot (see [`AccessLog::store`]).
+    /// Written to its slot before any other store and any question.
+    held: Logged,
+    held_request: Pos,
+    /// [`Quiet::OPEN`] with the held store's line while a store there replaces it
+    /// (no request since), else 0: one compare, also for compiled code (the race checker's
+    /// quiet case).
+    open: u64,
     /// Every page of the 32-bit address space, allocated when first touched: one indexed
     /// load per access (the table itself is zero pages until used; an array, so that the
     /// index needs no bounds check).
@@ -69,7 +76,15 @@ impl AccessLog {
     pub fn new(line_size: u32) -> Self {
         let line_shift = line_size.trailing_zeros().min(PAGE_SHIFT);
         let pages = vec![None; PAGES].into_boxed_slice().try_into().expect("PAGES entries");
-        AccessLog { line_shift, lines_per_page: 1 << (PAGE_SHIFT - line_shift), unlogged: None, pages }
+        AccessLog {
+            line_shift,
+            lines_per_page: 1 << (PAGE_SHIFT - line_shift),
+            last_request: 0,
+            held: Logged::default(),
+            held_request: 0,
+            open: 0,
+            pages,
+        }
     }
 
     #[inline]
@@ -80,31 +95,44 @@ impl AccessLog {
         &mut page[index as usize]
     }
 
-    /// A store at CPU position `pos` of `range` (within one line); `last_request` is the
-    /// position of the newest request so far (0: none).
+    /// A request at CPU position `pos` (later than every one before).
+    pub fn request(&mut self, pos: Pos) {
+        self.last_request = pos;
+        self.open = 0;
+    }
+
+    /// A store at CPU position `pos` of `range` (within one line).
     ///
-    /// Of stores to one line with the same `last_request`, only the first can change the
+    /// Of stores to one line with the same newest request, only the first can change the
     /// slot's `before_request` (each later one finds an earlier store of the run as the
     /// line's last, made after that request), so logging only the last of them leaves the
     /// slot as logging every one would.
     #[inline]
-    pub fn store(&mut self, range: Range, pos: Pos, origin: Origin, last_request: Pos) {
+    pub fn store(&mut self, range: Range, pos: Pos, origin: Origin) {
         let store = Logged { pos, origin, range };
-        let line_shift = self.line_shift;
-        match &mut self.unlogged {
-            Some(u) if u.last_request == last_request && (u.store.range.start ^ range.start) >> line_shift == 0 => {
-                u.store = store;
-            }
-            _ => {
-                self.write_unlogged();
-                self.unlogged = Some(Unlogged { store, last_request });
-            }
+        let line = range.start & (u32::MAX << self.line_shift);
+        if self.open != Quiet::OPEN | u64::from(line) {
+            self.write_held();
+            self.held_request = self.last_request;
+            self.open = Quiet::OPEN | u64::from(line);
         }
+        self.held = store;
     }
 
-    /// Writes the unlogged store (if any) to its slot.
-    fn write_unlogged(&mut self) {
-        let Some(Unlogged { store, last_request }) = self.unlogged.take() else { return };
+    /// Where, from the log's start, a store that replaces the held one goes: `open`, and the
+    /// held store's position, origin and bytes (for the race checker's [`Quiet`] case).
+    pub const OPEN: usize = offset_of!(AccessLog, open);
+    pub const HELD_POS: usize = offset_of!(AccessLog, held.pos);
+    pub const HELD_ORIGIN: usize = offset_of!(AccessLog, held.origin);
+    pub const HELD_RANGE: usize = offset_of!(AccessLog, held.range);
+
+    /// Writes the held store (if any) to its slot.
+    fn write_held(&mut self) {
+        let (store, last_request) = (self.held, self.held_request);
+        if store.pos == 0 {
+            return;
+        }
+        (self.held.pos, self.open) = (0, 0);
         let slot = self.slot(store.range.start);
         // (Asked in this order, a program with no request yet stores without loading the
         // slot: the load, a cache miss per line, was a third of the race checker's own cost.)
@@ -122,7 +150,7 @@ impl AccessLog {
 
     /// The last store to the line at `line` before position `p`, if the log knows it exactly.
     pub fn last_store_before(&mut self, line: u32, p: Pos) -> Option<Logged> {
-        self.write_unlogged();
+        self.write_held();
         let slot = *self.slot(line);
         if slot.last_store.pos != 0 && slot.last_store.pos < p {
             Some(slot.last_store)
@@ -136,7 +164,7 @@ impl AccessLog {
     /// The bytes of the access to the line at `line` at position `pos`, if it is still the
     /// line's latest read or one of its stores kept.
     pub fn bytes_at(&mut self, line: u32, pos: Pos) -> Option<Range> {
-        self.write_unlogged();
+        self.write_held();
         let slot = *self.slot(line);
         let stores = [slot.last_store, slot.before_request.1].map(|s| (s.pos, s.range));
         [slot.last_read].into_iter().chain(stores).find(|a| a.0 == pos && pos != 0).map(|a| a.1)
@@ -172,17 +200,20 @@ mod tests {
         fn holding_back_stores_to_one_line_changes_no_answer(steps in prop::collection::vec(step(), 1..60)) {
             let base = 0x8000_1000;
             let (mut held, mut direct) = (AccessLog::new(32), AccessLog::new(32));
-            let (mut pos, mut last_request) = (0, 0);
+            let mut pos = 0;
             for s in steps {
                 pos += 1;
                 match s {
-                    Step::Request => last_request = pos,
+                    Step::Request => {
+                        held.request(pos);
+                        direct.request(pos);
+                    }
                     Step::Store { line, word } => {
                         let range = Range::new(base + line * 32 + word * 4, 4);
                         let origin = Origin { pc: 0x100 + pos as u32 * 4, cycle: pos, ctx: 0 };
-                        held.store(range, pos, origin, last_request);
-                        direct.store(range, pos, origin, last_request);
-                        direct.write_unlogged();
+                        held.store(range, pos, origin);
+                        direct.store(range, pos, origin);
+                        direct.write_held();
                     }
                 }
             }
@@ -204,12 +235,13 @@ mod tests {
         let mut log = AccessLog::new(32);
         let line = 0x8000_1000;
         let word = |addr| Range::new(addr, 4);
-        log.store(word(line + 4), 1, at(0x10), 0);
-        log.store(word(line + 8), 2, at(0x14), 0);
+        log.store(word(line + 4), 1, at(0x10));
+        log.store(word(line + 8), 2, at(0x14));
         // Request at 3; stores at 4 and 6 (another line at 5).
-        log.store(word(line), 4, at(0x18), 3);
-        log.store(word(0x8000_2000), 5, at(0x1c), 3);
-        log.store(Range::new(line + 31, 1), 6, at(0x20), 3);
+        log.request(3);
+        log.store(word(line), 4, at(0x18));
+        log.store(word(0x8000_2000), 5, at(0x1c));
+        log.store(Range::new(line + 31, 1), 6, at(0x20));
         assert_eq!(log.last_store_before(line, 3).map(|s| s.pos), Some(2), "the last store before the request");
         assert_eq!(log.last_store_before(line, 7).map(|s| s.pos), Some(6), "the last store of all");
         assert_eq!(log.last_store_before(line, 5), None, "between stores of the log: unknown");

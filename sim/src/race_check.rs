@@ -8,7 +8,8 @@ use mxpsim_detector::event::{Access, CacheOp, Event, Origin, Pos, Range, Request
 use mxpsim_detector::node::NodeKind;
 use mxpsim_detector::race::RaceKey;
 use mxpsim_detector::{Config, ConfigError, Detector, Report, StreamError};
-use mxpsim_models::events::EventSink;
+use mxpsim_models::events::{EventSink, Quiet, QuietFields};
+use std::mem::offset_of;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// An ordering-only CPU node, by what a report says about it.
@@ -69,10 +70,13 @@ pub struct RaceCheck {
     /// A race was found, and the run halts at the first (one flag: it is read after every
     /// CPU access).
     halting: bool,
-    events: u64,
+    /// Events observed other than cached accesses, and the CPU positions they took: the
+    /// cached accesses are the rest of the positions (so that one taken inline needs no
+    /// count of its own).
+    other_events: u64,
+    other_positions: Pos,
     landmarks: BTreeMap<Pos, Landmark>,
     accesses: AccessLog,
-    last_request: Pos,
     cache_sides: BTreeMap<RaceKey, CacheSide>,
     /// The vector nodes (`Event::Vector`) since the last sync, in arrival order: after the
     /// sync nothing new can race with them.
@@ -80,8 +84,9 @@ pub struct RaceCheck {
     vector_sides: BTreeMap<RaceKey, VectorSide>,
     stream_errors: u64,
     first_stream_error: Option<StreamError>,
-    /// The last CPU read: its position (0: none) and origin (an AMO's write follows it at
-    /// once).
+    /// The last CPU read `cached` was called for: its position (0: none) and origin (an
+    /// AMO's write follows it at once; a read taken inline by the quiet case is not noted,
+    /// and takes a position, so that no write right after it is taken for an AMO's).
     last_read: (Pos, Origin),
     second_halves: BTreeSet<Pos>,
 }
@@ -93,10 +98,10 @@ impl RaceCheck {
             detector: Detector::new(config)?,
             halt_on_race,
             halting: false,
-            events: 0,
+            other_events: 0,
+            other_positions: 0,
             landmarks: BTreeMap::new(),
             accesses: AccessLog::new(config.geometry.line_size),
-            last_request: 0,
             cache_sides: BTreeMap::new(),
             vectors: Vec::new(),
             vector_sides: BTreeMap::new(),
@@ -113,6 +118,7 @@ impl RaceCheck {
     }
 
     pub fn finish(self) -> Findings {
+        let events = self.other_events + self.detector.position() - self.other_positions;
         Findings {
             report: self.detector.finish(),
             landmarks: self.landmarks,
@@ -121,7 +127,7 @@ impl RaceCheck {
             stream_errors: self.stream_errors,
             first_stream_error: self.first_stream_error,
             line_size: self.line_size,
-            events: self.events,
+            events,
             second_halves: self.second_halves,
         }
     }
@@ -131,7 +137,7 @@ impl RaceCheck {
         let landmark = match *event {
             Event::CacheMaintenance { op, scope, origin } => Landmark::Maintenance { op, scope, origin },
             Event::Request { request, origin } => {
-                self.last_request = self.detector.position();
+                self.accesses.request(self.detector.position());
                 Landmark::Request { request, origin }
             }
             Event::Sync { origin } => {
@@ -165,14 +171,12 @@ impl RaceCheck {
         self.second_halves.insert(pos);
     }
 
-    /// Counts a cached access at CPU position `pos` and notes its half of an AMO; a store is
-    /// logged.
+    /// Notes a cached access's half of an AMO (at CPU position `pos`); a store is logged.
     #[inline(always)]
     fn note_cached(&mut self, access: Access, range: Range, origin: Origin, pos: Pos) {
-        self.events += 1;
         self.note_half(access, origin, pos);
         if access == Access::Write {
-            self.accesses.store(range, pos, origin, self.last_request);
+            self.accesses.store(range, pos, origin);
         }
     }
 
@@ -208,11 +212,14 @@ impl RaceCheck {
 
     #[inline(never)] // Rare next to cached accesses.
     fn emit_other(&mut self, event: Event) {
-        self.events += 1;
+        self.other_events += 1;
         if let Event::CpuAccess { access, origin, .. } = event {
             self.note_half(access, origin, self.detector.position() + 1);
         }
-        if self.observe(&event) {
+        let before = self.detector.position();
+        let observed = self.observe(&event);
+        self.other_positions += self.detector.position() - before;
+        if observed {
             self.note_landmark(&event);
             if let Event::Vector { .. } = event {
                 self.vectors.push(event);
@@ -354,6 +361,21 @@ impl EventSink for RaceCheck {
     fn wants_halt(&self) -> bool {
         self.halting
     }
+
+    /// The accesses `cached` takes inline, but for a store right after a read (an AMO's
+    /// second half, noted) and a store to another line than the held one (written out).
+    fn quiet(&self) -> Option<Quiet> {
+        let log = offset_of!(RaceCheck, accesses);
+        let at = QuietFields {
+            detector: Detector::INLINE_QUIET.within(offset_of!(RaceCheck, detector)),
+            read_pos: offset_of!(RaceCheck, last_read.0),
+            open: log + AccessLog::OPEN,
+            store_pos: log + AccessLog::HELD_POS,
+            store_origin: log + AccessLog::HELD_ORIGIN,
+            store_range: log + AccessLog::HELD_RANGE,
+        };
+        Some(Quiet { line_shift: self.line_size.trailing_zeros(), at })
+    }
 }
 
 #[cfg(test)]
@@ -403,5 +425,167 @@ mod tests {
         let findings = check.finish();
         assert_eq!(findings.events, 5);
         assert_eq!(findings.second_halves.into_iter().collect::<Vec<_>>(), vec![4]);
+    }
+
+    /// A step of a stream for [`the_quiet_case_takes_what_cached_would`].
+    #[derive(Clone, Copy, Debug)]
+    enum Step {
+        /// A cached access of `width` bytes at word `word` (of 8) of line `line` (of 4), by
+        /// the instruction at `pc`.
+        Cached { write: bool, line: u32, word: u32, width: u32, pc: u32 },
+        /// An AMO on a word: its read and its write, one origin.
+        Amo { line: u32, word: u32 },
+        /// A DMA request over a line (its transfer comes at a `Complete`).
+        Request { to_host: bool, line: u32 },
+        /// The oldest pending request's transfer.
+        Complete,
+        /// Every pending transfer, then a sync.
+        Sync,
+        Maintain { op: u8, line: u32 },
+    }
+
+    fn step() -> impl proptest::strategy::Strategy<Value = Step> {
+        use proptest::prelude::*;
+        let line = || 0..4u32;
+        prop_oneof![
+            12 => (any::<bool>(), line(), 0..8u32, prop::sample::select(vec![1u32, 2, 4]), 0..3u32)
+                .prop_map(|(write, line, word, width, pc)| Step::Cached { write, line, word, width, pc: 0x100 + 4 * pc }),
+            1 => (line(), 0..8u32).prop_map(|(line, word)| Step::Amo { line, word }),
+            1 => (any::<bool>(), line()).prop_map(|(to_host, line)| Step::Request { to_host, line }),
+            1 => Just(Step::Complete),
+            1 => Just(Step::Sync),
+            1 => (0..3u8, line()).prop_map(|(op, line)| Step::Maintain { op, line }),
+        ]
+    }
+
+    /// The PC of the AMOs of [`stream`].
+    const AMO_PC: u32 = 0x200;
+
+    /// The events of `steps`, in order (a DMA's scratchpad bytes at its line's offset).
+    fn stream(steps: &[Step]) -> Vec<Event> {
+        use mxpsim_detector::event::DmaDir;
+        let base = 0x8000_0000;
+        let mut events = Vec::new();
+        let mut pos = 0;
+        let mut pending = std::collections::VecDeque::new();
+        let origin = |pc, cycle| Origin { pc, cycle, ctx: (cycle % 3) as u32 };
+        let transfer = |(request, dir, line): (Pos, DmaDir, u32), cycle| Event::Dma {
+            request,
+            dir,
+            host: vec![Range::new(base + 32 * line, 32)],
+            scratchpad: vec![Range::new(32 * line, 32)],
+            cycle,
+        };
+        for (cycle, step) in steps.iter().enumerate().map(|(c, s)| (c as u64, *s)) {
+            match step {
+                Step::Cached { write, line, word, width, pc } => {
+                    let access = if write { Access::Write } else { Access::Read };
+                    let start = base + 32 * line + (4 * word & !(width - 1));
+                    events.push(Event::Cached { access, range: Range::new(start, width), origin: origin(pc, cycle) });
+                    pos += 1;
+                }
+                Step::Amo { line, word } => {
+                    let range = Range::new(base + 32 * line + 4 * word, 4);
+                    for access in [Access::Read, Access::Write] {
+                        events.push(Event::Cached { access, range, origin: origin(AMO_PC, cycle) });
+                    }
+                    pos += 2;
+                }
+                Step::Request { to_host, line } => {
+                    let dir = if to_host { DmaDir::ToHost } else { DmaDir::ToScratchpad };
+                    events.push(Event::Request { request: Request::Dma(dir), origin: origin(0x300, cycle) });
+                    pos += 1;
+                    pending.push_back((pos, dir, line));
+                }
+                Step::Complete => events.extend(pending.pop_front().map(|p| transfer(p, cycle))),
+                Step::Sync => {
+                    events.extend(pending.drain(..).map(|p| transfer(p, cycle)));
+                    events.push(Event::Sync { origin: origin(0x400, cycle) });
+                    pos += 1;
+                }
+                Step::Maintain { op, line } => {
+                    let op = [CacheOp::Clean, CacheOp::Flush, CacheOp::Inval][op as usize];
+                    let scope = Scope::Line(base + 32 * line);
+                    events.push(Event::CacheMaintenance { op, scope, origin: origin(0x500, cycle) });
+                    pos += 1;
+                }
+            }
+        }
+        events
+    }
+
+    proptest::proptest! {
+        // (Each case makes two checkers, each with a 16 MB page table.)
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// The accesses the quiet case takes (`Quiet::take`, what compiled code does)
+        /// leave the checker as `cached` leaves it: the same findings, the same answers of the
+        /// access log.
+        #[test]
+        fn the_quiet_case_takes_what_cached_would(
+            steps in proptest::collection::vec(step(), 1..120),
+            write_back in proptest::sample::select(vec![WriteBack::Line, WriteBack::DirtyBytes]),
+        ) {
+            let geometry = CacheGeometry { line_size: 32, write_back };
+            let config = Config { geometry, cpu_uncached_vs_cache: false };
+            let (mut called, mut inline) = (RaceCheck::new(config, false).unwrap(), RaceCheck::new(config, false).unwrap());
+            let quiet = inline.quiet().expect("a quiet case");
+            for event in stream(&steps) {
+                // (Not an AMO's read: the quiet case is for accesses of instructions that make
+                // one.)
+                let amo_read = matches!(event, Event::Cached { access: Access::Read, origin, .. } if origin.pc == AMO_PC);
+                if let (Event::Cached { access, range, origin }, false) = (&event, amo_read) {
+                    let (access, range, origin) = (*access, *range, *origin);
+                    let base = (&mut inline as *mut RaceCheck).cast();
+                    // SAFETY: the checker's fields, at its offsets.
+                    if !unsafe { quiet.take(base, access, range, origin) } {
+                        inline.cached(access, range, origin);
+                    }
+                } else {
+                    inline.emit(event.clone());
+                }
+                called.emit(event);
+            }
+            for line in (0..4).map(|l| 0x8000_0000 + 32 * l) {
+                for p in 0..=called.detector.position() + 1 {
+                    proptest::prop_assert_eq!(called.accesses.last_store_before(line, p), inline.accesses.last_store_before(line, p));
+                    proptest::prop_assert_eq!(called.accesses.bytes_at(line, p), inline.accesses.bytes_at(line, p));
+                }
+            }
+            let (called, inline) = (called.finish(), inline.finish());
+            proptest::prop_assert_eq!(&called.report, &inline.report);
+            proptest::prop_assert_eq!(&called.landmarks, &inline.landmarks);
+            proptest::prop_assert_eq!(&called.cache_sides, &inline.cache_sides);
+            proptest::prop_assert_eq!(&called.vector_sides, &inline.vector_sides);
+            proptest::prop_assert_eq!(&called.second_halves, &inline.second_halves);
+            proptest::prop_assert_eq!((called.events, called.stream_errors), (inline.events, inline.stream_errors));
+        }
+    }
+
+    #[test]
+    fn the_quiet_case_takes_a_quiet_lines_reads_and_a_dirty_lines_stores_but_not_right_after_a_noted_read() {
+        let line = 0x8000_0040;
+        let mut check = checker();
+        let at = Origin { pc: 0x10, cycle: 1, ctx: 2 };
+        let take = |check: &mut RaceCheck, access, addr| {
+            let quiet = check.quiet().expect("a quiet case");
+            // SAFETY: the checker's fields, at its offsets.
+            unsafe { quiet.take((check as *mut RaceCheck).cast(), access, Range::new(addr, 4), at) }
+        };
+        assert!(!take(&mut check, Access::Read, line), "nothing quiet yet");
+        check.cached(Access::Read, Range::new(line, 4), at);
+        assert!(take(&mut check, Access::Read, line + 4));
+        assert!(!take(&mut check, Access::Write, line), "a clean line's store starts its dirty epoch");
+        check.cached(Access::Write, Range::new(line, 4), at);
+        assert!(take(&mut check, Access::Write, line + 8));
+        assert!(take(&mut check, Access::Read, line + 12));
+        assert!(take(&mut check, Access::Write, line + 12), "after a read taken (not noted)");
+        check.cached(Access::Read, Range::new(line + 16, 4), at);
+        assert!(!take(&mut check, Access::Write, line + 16), "right after a read noted");
+        assert!(!take(&mut check, Access::Read, line + 32), "another line");
+        assert_eq!(check.detector.position(), 7);
+        let last = check.accesses.last_store_before(line, 8).expect("the store taken");
+        assert_eq!((last.pos, last.range), (6, Range::new(line + 12, 4)));
+        assert_eq!(check.finish().events, 7);
     }
 }

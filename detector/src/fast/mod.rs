@@ -102,6 +102,7 @@ use dram::{DramIndex, DramNode};
 use engine::{Engine, EngineNode};
 use lines::{LineLook, Lines};
 use quiet::QuietLines;
+pub use quiet::InlineQuiet;
 
 /// How much the detector holds, for checking that it stays bounded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -182,19 +183,27 @@ impl FastDetector {
         }
     }
 
-    /// Takes a cached access if it is one that changes nothing but the position, by the last
-    /// line found quiet (see `quiet.rs`): true if it was (and so revealed no race), false if
+    /// Takes a cached access if it is one that changes nothing but the position, by the
+    /// lines found quiet (see `quiet.rs`): true if it was (and so revealed no race), false if
     /// it must be observed in full. Short enough to inline where the events are made.
     #[inline(always)]
     pub fn observe_quiet(&mut self, access: Access, range: Range) -> bool {
         match self.line_within(range) {
-            Some(line) if self.quiet.covers_last(line, access) => {
+            Some(line) if self.quiet.covers_last(line, access) || self.quiet.covers_recent(line, access) => {
                 self.now += 1;
                 true
             }
             _ => false,
         }
     }
+
+    /// Where the quiet filter's recent lines and the position are, for a caller that takes
+    /// quiet accesses inline ([`InlineQuiet`]).
+    pub const INLINE_QUIET: InlineQuiet = InlineQuiet {
+        now: std::mem::offset_of!(FastDetector, now),
+        recent: std::mem::offset_of!(FastDetector, quiet) + QuietLines::RECENT,
+        generation: std::mem::offset_of!(FastDetector, quiet) + QuietLines::GENERATION,
+    };
 
     /// [`Detector::request_pending`](crate::Detector::request_pending).
     #[inline(always)]

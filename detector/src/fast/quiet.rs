@@ -12,59 +12,151 @@
 //! it is dirty under whole-line write-back (its epoch's first `wb` already covers the line).
 //!
 //! Two levels: the line of the last access that found one (one compare, inlined where the
-//! simulator makes its events), and behind it a few recent ones, direct-mapped by line
-//! number, so that a loop that reads one buffer and writes another (or its stack) keeps
-//! each of its lines.
+//! simulator makes its events), and behind it the recent ones, direct-mapped by line number,
+//! as many as a data cache holds lines (so that a loop over a few buffers and its stack keeps
+//! each of its lines, and a program's working set stays quiet). Their entries carry the
+//! filter's generation, so that clearing them — at nearly every engine event of a vector
+//! program — is a count, not a sweep.
 
 use crate::event::Access;
+use std::mem::offset_of;
 
-/// Recent lines kept (a power of two).
-const SLOTS: usize = 8;
+/// Recent lines kept (a power of two): a 32 KiB cache's 32-byte lines.
+const SLOTS: usize = 1024;
+
+/// Where an entry's generation starts: above the line's address (shifted left by 2) and its
+/// two flags.
+const GENERATION_SHIFT: u32 = 34;
 
 /// The last line found quiet. (A struct, not an entry as below: the inlined check came out
 /// cheaper so, by callgrind, vbw_mtx_median 7.71e9 against 8.03e9 host instructions.)
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Last {
     line: u32,
-    /// A write to the line changes nothing either.
-    writes_too: bool,
+    /// What the line covers: 0 (no line), [`InlineQuiet::READS`] or [`InlineQuiet::WRITES`]
+    /// (reads and writes: it is dirty under whole-line write-back).
+    covers: u32,
+}
+
+/// Where a caller that takes quiet accesses inline (compiled code) finds the filter's recent
+/// lines and the position, as byte offsets from an object holding them (the detector:
+/// [`crate::Detector::INLINE_QUIET`]): a pointer at `recent` to [`InlineQuiet::SLOTS`] `u64`
+/// entries, the generation a `u64` at `generation`, the [`Pos`](crate::event::Pos) at `now`.
+/// An access within a line is quiet when its recent entry covers it
+/// ([`InlineQuiet::covering`]); taking it is adding one to the position, as
+/// [`crate::Detector::observe_quiet`] does. (The last line is always also in its recent entry,
+/// covering what it covers: it is a short way to the same answer, which such a caller needs
+/// neither to ask nor to keep.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InlineQuiet {
+    pub now: usize,
+    pub recent: usize,
+    pub generation: usize,
+}
+
+impl InlineQuiet {
+    /// `covers` of a last line whose reads change nothing.
+    const READS: u32 = 1;
+    /// `covers` of a last line whose reads and writes change nothing.
+    const WRITES: u32 = 2;
+    /// Entries of the recent lines (a power of two).
+    pub const SLOTS: usize = SLOTS;
+    /// Where an entry's generation starts ([`InlineQuiet::covering`]).
+    pub const GENERATION_SHIFT: u32 = GENERATION_SHIFT;
+
+    /// The least `covers` under which `access` is quiet.
+    #[inline(always)]
+    pub(crate) const fn needed(access: Access) -> u32 {
+        match access {
+            Access::Read => Self::READS,
+            Access::Write => Self::WRITES,
+        }
+    }
+
+    /// The recent entry of `line` (in lines of `1 << line_shift` bytes).
+    #[inline(always)]
+    pub const fn slot(line: u32, line_shift: u32) -> usize {
+        (line >> line_shift) as usize % SLOTS
+    }
+
+    /// The entry that covers writes to `line` in `generation`: an entry `e` covers a write
+    /// when it is this, a read when `e | 2` is.
+    #[inline(always)]
+    pub const fn covering(generation: u64, line: u32) -> u64 {
+        generation << GENERATION_SHIFT | (line as u64) << 2 | 3
+    }
+
+    /// What a covering entry makes the last line cover: bit 1 is its writes.
+    #[inline(always)]
+    const fn covers_of(entry: u64) -> u32 {
+        if entry & 2 != 0 {
+            Self::WRITES
+        } else {
+            Self::READS
+        }
+    }
+
+    /// The same fields, in an object that holds this one `by` bytes from its start.
+    pub const fn within(self, by: usize) -> InlineQuiet {
+        InlineQuiet { now: self.now + by, recent: self.recent + by, generation: self.generation + by }
+    }
+}
+
+impl Last {
+    fn of(line: u32, writes_too: bool) -> Last {
+        Last { line, covers: if writes_too { InlineQuiet::WRITES } else { InlineQuiet::READS } }
+    }
 }
 
 #[derive(Clone, Debug)]
 pub(crate) struct QuietLines {
-    last: Option<Last>,
+    last: Last,
     line_shift: u32,
-    /// Recent lines found quiet. Per slot: 0 (empty), or an entry: the line's address shifted
-    /// left by 2, bit 1 set when writes to it change nothing either, bit 0 set — so that a
-    /// look is one compare.
-    recent: [u64; SLOTS],
+    /// Recent lines found quiet. Per slot an entry: the generation it was made in (from bit
+    /// [`GENERATION_SHIFT`]), the line's address shifted left by 2, bit 1 set when writes to
+    /// it change nothing either, bit 0 set — so that a look is one compare. An entry of an
+    /// earlier generation (or 0) holds nothing.
+    recent: Box<[u64; SLOTS]>,
+    /// The current generation (from 1).
+    generation: u64,
 }
 
 impl QuietLines {
     pub fn new(line_size: u32) -> QuietLines {
-        QuietLines { last: None, line_shift: line_size.trailing_zeros(), recent: [0; SLOTS] }
+        QuietLines {
+            last: Last::default(),
+            line_shift: line_size.trailing_zeros(),
+            recent: Box::new([0; SLOTS]),
+            generation: 1,
+        }
     }
 
-    fn entry(line: u32, writes_too: bool) -> u64 {
-        u64::from(line) << 2 | u64::from(writes_too) << 1 | 1
+    fn entry(&self, line: u32, writes_too: bool) -> u64 {
+        let covering = InlineQuiet::covering(self.generation, line);
+        if writes_too {
+            covering
+        } else {
+            covering & !2
+        }
     }
 
-    fn covered(entry: u64, line: u32, access: Access) -> bool {
+    fn covered(&self, entry: u64, line: u32, access: Access) -> bool {
+        let covering = InlineQuiet::covering(self.generation, line);
         match access {
-            Access::Read => entry | 2 == Self::entry(line, true),
-            Access::Write => entry == Self::entry(line, true),
+            Access::Read => entry | 2 == covering,
+            Access::Write => entry == covering,
         }
     }
 
     fn slot(&self, line: u32) -> usize {
-        (line >> self.line_shift) as usize % SLOTS
+        InlineQuiet::slot(line, self.line_shift)
     }
 
     /// True when `access` to `line` (within it) changes nothing but the position, by the
     /// last line found quiet.
     #[inline(always)]
     pub fn covers_last(&self, line: u32, access: Access) -> bool {
-        matches!(self.last, Some(last) if last.line == line && (access == Access::Read || last.writes_too))
+        self.last.line == line && self.last.covers >= InlineQuiet::needed(access)
     }
 
     /// Like [`QuietLines::covers_last`], by the recent lines; a line found there becomes
@@ -72,9 +164,9 @@ impl QuietLines {
     #[inline]
     pub fn covers_recent(&mut self, line: u32, access: Access) -> bool {
         let entry = self.recent[self.slot(line)];
-        let covered = Self::covered(entry, line, access);
+        let covered = self.covered(entry, line, access);
         if covered {
-            self.last = Some(Last { line, writes_too: entry & 2 != 0 });
+            self.last = Last { line, covers: InlineQuiet::covers_of(entry) };
         }
         covered
     }
@@ -83,21 +175,72 @@ impl QuietLines {
     #[inline]
     pub fn insert(&mut self, line: u32, writes_too: bool) {
         let slot = self.slot(line);
-        self.last = Some(Last { line, writes_too });
-        self.recent[slot] = Self::entry(line, writes_too);
+        self.last = Last::of(line, writes_too);
+        self.recent[slot] = self.entry(line, writes_too);
     }
+
+    /// Where the recent lines are, from the filter's start (for [`InlineQuiet`]). (A `Box`
+    /// of a sized array: a pointer.)
+    pub const RECENT: usize = offset_of!(QuietLines, recent);
+    pub const GENERATION: usize = offset_of!(QuietLines, generation);
 
     /// An event that may end the quiet of any line.
     #[inline]
     pub fn clear(&mut self) {
-        self.last = None;
-        self.recent = [0; SLOTS];
+        self.last = Last::default();
+        self.generation += 1;
+        if self.generation == 1 << (64 - GENERATION_SHIFT) {
+            // (After 2^30 clears: the generations start again, from a table holding nothing.)
+            self.recent.fill(0);
+            self.generation = 1;
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    #[derive(Clone, Copy, Debug)]
+    enum Op {
+        Insert(u32, bool),
+        Look(u32, bool),
+        Clear,
+    }
+
+    proptest! {
+        /// The last line is always in its recent entry, covering what the entry covers: the
+        /// recent entries alone answer what both do (what `InlineQuiet` relies on).
+        #[test]
+        fn the_last_line_is_in_its_recent_entry(ops in prop::collection::vec(
+            prop_oneof![
+                (0..3000u32, any::<bool>()).prop_map(|(l, w)| Op::Insert(l * 32, w)),
+                (0..3000u32, any::<bool>()).prop_map(|(l, w)| Op::Look(l * 32, w)),
+                Just(Op::Clear),
+            ],
+            1..200,
+        )) {
+            let mut quiet = QuietLines::new(32);
+            for op in ops {
+                match op {
+                    Op::Insert(line, writes) => quiet.insert(line, writes),
+                    Op::Look(line, write) => {
+                        let access = if write { Access::Write } else { Access::Read };
+                        let last = quiet.covers_last(line, access);
+                        prop_assert!(!last || quiet.covers_recent(line, access));
+                        quiet.covers_recent(line, access);
+                    }
+                    Op::Clear => quiet.clear(),
+                }
+                let last = quiet.last;
+                if last.covers != 0 {
+                    let writes = last.covers == InlineQuiet::WRITES;
+                    prop_assert_eq!(quiet.recent[quiet.slot(last.line)], quiet.entry(last.line, writes));
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_line_covers_reads_and_dirty_lines_writes_until_cleared_or_replaced() {
@@ -120,6 +263,16 @@ mod tests {
         assert!(
             !quiet.covers_recent(0x1020, Access::Read) && !quiet.covers_last(0x1000 + 32 * SLOTS as u32, Access::Read)
         );
+        // Entries of an earlier generation hold nothing, also once the generations wrap.
+        let mut wrapping = QuietLines::new(32);
+        wrapping.insert(0x1000, true);
+        wrapping.generation = (1 << (64 - GENERATION_SHIFT)) - 1;
+        wrapping.insert(0x2000, true);
+        assert!(wrapping.covers_recent(0x2000, Access::Write) && !wrapping.covers_recent(0x1000, Access::Read));
+        wrapping.clear();
+        assert_eq!(wrapping.generation, 1);
+        assert!(!wrapping.covers_recent(0x1000, Access::Read), "an entry from before the wrap");
+        assert!(!wrapping.covers_recent(0x2000, Access::Read));
         // Line 0 (and lines of one byte) are lines like any other.
         let mut bytes = QuietLines::new(1);
         assert!(!bytes.covers_last(0, Access::Read) && !bytes.covers_recent(0, Access::Read), "empty is not line 0");

@@ -22,6 +22,10 @@
 //! (tested inline; otherwise the helper runs). The path's constants (DRAM's window, the
 //! cache's geometry) are in the code, which is made for one [`Target`] (compared at every
 //! [`Hart::run`]); its pointers ([`DirectPointers`]) are taken from the bus at each entry.
+//! Under an event sink (the race checker) every access is an event: the path is taken only
+//! by an access the sink's quiet case takes, and the code takes it as
+//! [`crate::events::Quiet::take`] says (the next position, a store held), where the sink's
+//! `cached` would do the same.
 //!
 //! Only blocks of plain computation are compiled: integer and multiply/divide operations,
 //! loads, stores, jumps and branches ([`compilable`]). Everything else (CSR instructions,
@@ -46,6 +50,9 @@ use super::timing::CostTable;
 use super::{Event, Hart, Reservation};
 use crate::bus::{Bus, Direct, DirectPointers, FilterEntry, Width};
 use crate::cache::DirtyMask;
+use crate::events::Quiet;
+use mxpsim_detector::event::{Origin, Range};
+use mxpsim_detector::fast::InlineQuiet;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
     types, AbiParam, BlockArg, Endianness, InstBuilder, MemFlagsData, SigRef, Signature, Type, UserFuncName, Value,
@@ -412,6 +419,12 @@ fn width_of(bytes: u32) -> Width {
 }
 
 /// Zero-extended constant of type `ty` (what Cranelift's verifier asks of a narrow constant).
+/// The offset of a field `within` an object `offset` bytes from an address, as a memory
+/// access's immediate (the objects are the bus's parts: far smaller than 2 GiB).
+fn field(offset: usize, within: usize) -> i32 {
+    i32::try_from(offset + within).expect("an offset inside the bus")
+}
+
 fn constant(b: &mut FunctionBuilder, ty: Type, value: u64) -> Value {
     let mask = if ty == types::I64 { u64::MAX } else { (1u64 << ty.bits()) - 1 };
     b.ins().iconst(ty, (value & mask) as i64)
@@ -797,6 +810,7 @@ impl Translator<'_> {
                 2 => self.b.ins().uload16(types::I32, GUEST, host, 0),
                 _ => self.b.ins().load(types::I32, GUEST, host, 0),
             };
+            self.quiet_note(addr, width, pc, now, false);
             let after = self.hit_clock(now);
             self.b.ins().jump(done, &[BlockArg::Value(value), BlockArg::Value(after)]);
             self.b.switch_to_block(fast.slow);
@@ -828,6 +842,7 @@ impl Translator<'_> {
                 2 => self.b.ins().istore16(GUEST, value, host, 0),
                 _ => self.b.ins().store(GUEST, value, host, 0),
             };
+            self.quiet_note(addr, width, pc, now, true);
             let after = self.hit_clock(now);
             self.b.ins().jump(done, &[BlockArg::Value(after)]);
             self.b.switch_to_block(fast.slow);
@@ -849,16 +864,50 @@ impl Translator<'_> {
         self.b.ins().load(self.ptr, FIXED, self.frame, (offset_of!(Frame, direct) + offset) as i32)
     }
 
+    /// The bus's address, from the frame.
+    fn bus(&mut self) -> Value {
+        self.b.ins().load(self.ptr, FIXED, self.frame, offset_of!(Frame, bus) as i32)
+    }
+
+    /// On the direct path under an event sink: the access of `width` bytes at `addr` by the
+    /// instruction at `pc`, starting at clock `now`, taken as the sink's quiet case
+    /// ([`Quiet::take`]): the next position; a store held.
+    fn quiet_note(&mut self, addr: Value, width: u32, pc: u32, now: Value, store: bool) {
+        let Some(path) = self.direct.and_then(|d| d.quiet) else { return };
+        let (at, i32t) = (path.sink.at, types::I32);
+        let bus = self.bus();
+        let position = self.increment_field(bus, at.detector.now);
+        if !store {
+            return;
+        }
+        self.b.ins().store(TRUSTED, position, bus, field(at.store_pos, 0));
+        let origin = at.store_origin;
+        let pc = constant(&mut self.b, i32t, pc.into());
+        self.b.ins().store(TRUSTED, pc, bus, field(origin, offset_of!(Origin, pc)));
+        self.b.ins().store(TRUSTED, now, bus, field(origin, offset_of!(Origin, cycle)));
+        let ctx = self.b.ins().load(i32t, TRUSTED, bus, field(path.ctx, 0));
+        self.b.ins().store(TRUSTED, ctx, bus, field(origin, offset_of!(Origin, ctx)));
+        self.b.ins().store(TRUSTED, addr, bus, field(at.store_range, offset_of!(Range, start)));
+        let len = constant(&mut self.b, i32t, width.into());
+        self.b.ins().store(TRUSTED, len, bus, field(at.store_range, offset_of!(Range, len)));
+    }
+
     /// Tests whether an access of `width` bytes at `addr` at clock `now` (a store if `store`)
     /// takes the direct path, as the bus would complete it ([`Direct`]): before the
     /// accelerator's next effect, aligned inside DRAM's window, its line in the cache's
     /// filter, with no more stall than the cycle limit allows; a store also with no
     /// reservation it could break and no code it could change ([`Hart::stored`] has nothing
     /// to do: a DRAM store leaves [`Bus::interrupt_due`] as it is, and the hart's
-    /// `irq_check_at` never lies past that). Leaves the builder in the fast block; `None`
-    /// (nothing emitted) where the path never applies.
+    /// `irq_check_at` never lies past that); under an event sink, one its quiet case takes.
+    /// Leaves the builder in the fast block; `None` (nothing emitted) where the path never
+    /// applies.
     fn direct_path(&mut self, width: u32, addr: Value, now: Value, store: bool) -> Option<Fast> {
         let direct = self.direct.filter(|d| !store || d.stores)?;
+        // (An aligned access no wider than the sink's line is within one.)
+        let quiet = direct.quiet.map(|q| q.sink).filter(|q| width <= 1 << q.line_shift);
+        if direct.quiet.is_some() && quiet.is_none() {
+            return None;
+        }
         let (i8t, i32t, i64t) = (types::I8, types::I32, types::I64);
         let due_at = self.direct_pointer(offset_of!(DirectPointers, due));
         let due = self.b.ins().load(i64t, TRUSTED, due_at, 0);
@@ -910,6 +959,41 @@ impl Translator<'_> {
             let bit = self.b.ins().band_imm_u(bit, 1);
             let no_code = self.b.ins().icmp_imm_u(IntCC::Equal, bit, 0);
             all(&mut self.b, no_code);
+        }
+        if let Some(quiet) = quiet {
+            // `Quiet::take`'s tests: the recent entry covers the access, ...
+            let at = quiet.at;
+            let bus = self.bus();
+            let line = self.b.ins().band_imm_u(addr, i64::from(u32::MAX << quiet.line_shift));
+            let recent = self.b.ins().load(self.ptr, TRUSTED, bus, field(at.detector.recent, 0));
+            let number = self.b.ins().ushr_imm_u(addr, i64::from(quiet.line_shift));
+            let slot = self.b.ins().band_imm_u(number, InlineQuiet::SLOTS as i64 - 1);
+            let slot = self.b.ins().uextend(self.ptr, slot);
+            let slot = self.b.ins().ishl_imm_u(slot, 3);
+            let slot = self.b.ins().iadd(recent, slot);
+            let entry = self.b.ins().load(i64t, TRUSTED, slot, 0);
+            let generation = self.b.ins().load(i64t, TRUSTED, bus, field(at.detector.generation, 0));
+            // `InlineQuiet::covering`, from the generation and the line.
+            let covering = self.b.ins().ishl_imm_u(generation, i64::from(InlineQuiet::GENERATION_SHIFT));
+            let shifted = self.b.ins().uextend(i64t, line);
+            let shifted = self.b.ins().ishl_imm_u(shifted, 2);
+            let covering = self.b.ins().bor(covering, shifted);
+            let covering = self.b.ins().bor_imm_u(covering, 3);
+            let seen = if store { entry } else { self.b.ins().bor_imm_u(entry, 2) };
+            let covered = self.b.ins().icmp(IntCC::Equal, seen, covering);
+            all(&mut self.b, covered);
+            // ... and a store's line is open, not right after a read.
+            if store {
+                let open = self.b.ins().load(i64t, TRUSTED, bus, field(at.open, 0));
+                let key = self.b.ins().uextend(i64t, line);
+                let key = self.b.ins().bor_imm_u(key, Quiet::OPEN as i64);
+                let replaces = self.b.ins().icmp(IntCC::Equal, open, key);
+                all(&mut self.b, replaces);
+                let read = self.b.ins().load(i64t, TRUSTED, bus, field(at.read_pos, 0));
+                let position = self.b.ins().load(i64t, TRUSTED, bus, field(at.detector.now, 0));
+                let not_after_read = self.b.ins().icmp(IntCC::NotEqual, read, position);
+                all(&mut self.b, not_after_read);
+            }
         }
         debug_assert_eq!(self.b.func.dfg.value_type(ok), i8t);
         let (fast, slow) = (self.b.create_block(), self.b.create_block());
@@ -971,9 +1055,14 @@ impl Translator<'_> {
 
     /// Adds one to the count at `at`; the new count.
     fn increment(&mut self, at: Value) -> Value {
-        let count = self.b.ins().load(types::I64, TRUSTED, at, 0);
+        self.increment_field(at, 0)
+    }
+
+    /// Adds one to the `u64` count `offset` bytes from `base`; the new count.
+    fn increment_field(&mut self, base: Value, offset: usize) -> Value {
+        let count = self.b.ins().load(types::I64, TRUSTED, base, field(offset, 0));
         let count = self.b.ins().iadd_imm_u(count, 1);
-        self.b.ins().store(TRUSTED, count, at, 0);
+        self.b.ins().store(TRUSTED, count, base, field(offset, 0));
         count
     }
 

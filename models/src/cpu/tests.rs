@@ -843,6 +843,9 @@ fn an_instruction_that_stops_the_run_completes_first() {
 /// of compiled loops.
 mod translated {
     use super::*;
+    use crate::events::{Quiet, QuietFields};
+    use mxpsim_detector::event::{Access as EventAccess, Origin, Pos, Range};
+    use mxpsim_detector::fast::InlineQuiet;
     use proptest::prelude::*;
 
     /// Sees everything, keeps nothing: an observer keeps the hart interpreting.
@@ -928,8 +931,8 @@ mod translated {
     }
 
     /// The loop: `addi x19, x19, 0` (patched by code stores), the body, then `addi x31, x31,
-    /// -1; bne x31, x0, start`, then `j .`, then the leaf function (`addi x18, x18, 3; jalr
-    /// zero, 0(t0)`). Forward branches and jumps that would skip past the body land on the
+    /// -1; bne x31, x0, start`, then `j .`, then the leaf function (`addi x18, x18, 3; sw x18,
+    /// 2044(x20); jalr zero, 0(t0)`: a store from another call context). Forward branches and jumps that would skip past the body land on the
     /// counter's `addi`.
     fn program(body: &[Piece]) -> Vec<u32> {
         let n = body.len() as u32;
@@ -953,6 +956,7 @@ mod translated {
         words.push(b(-(4 * (n as i32 + 2)), 0, COUNTER, 1));
         words.push(jal(0, 0));
         words.push(addi(18, 18, 3));
+        words.push(s(2044, 18, DATA_REG, 2));
         words.push(jalr(0, LINK, 0));
         words
     }
@@ -970,6 +974,130 @@ mod translated {
         stats: Option<crate::cache::stats::CacheStats>,
         /// With a sink that records them (a bus that keeps call contexts).
         events: Option<Vec<mxpsim_detector::event::Event>>,
+        /// With a sink that has a quiet case: what it took and noted.
+        quiet: Option<QuietState>,
+    }
+
+    /// What the run's events are seen by.
+    #[derive(Clone, Copy, Debug)]
+    enum Sink {
+        None,
+        /// Every event recorded (`Vec<Event>`).
+        Recorded,
+        /// [`QuietSink`].
+        Quiet,
+    }
+
+    /// The state of a [`QuietSink`], where its `QuietFields` are.
+    #[derive(Clone, Debug, PartialEq)]
+    struct QuietState {
+        position: Pos,
+        recent: Box<[u64; InlineQuiet::SLOTS]>,
+        generation: u64,
+        /// The events it was called for.
+        events: u64,
+        /// The last read it was called for.
+        read: (Pos, Origin),
+        open: u64,
+        held: (Pos, Origin, Range),
+    }
+
+    /// A sink with a quiet case (as the race checker's): the accesses [`Quiet::take`] takes
+    /// are taken so, the others recorded. After each of those, by its position: the access's
+    /// recent entry covers writes, reads, or stays; a store is held, its line open to stores
+    /// (but every fifth); every seventh empties the recent entries (a new generation), as
+    /// any other event does.
+    struct QuietSink {
+        state: QuietState,
+        recorded: Vec<mxpsim_detector::event::Event>,
+        /// Accesses `cached` took by [`Quiet::take`] (not compiled code).
+        taken_by_call: u64,
+    }
+
+    impl Default for QuietSink {
+        fn default() -> Self {
+            let state = QuietState {
+                position: 0,
+                recent: Box::new([0; InlineQuiet::SLOTS]),
+                generation: 1,
+                events: 0,
+                read: Default::default(),
+                open: 0,
+                held: Default::default(),
+            };
+            QuietSink { state, recorded: Vec::new(), taken_by_call: 0 }
+        }
+    }
+
+    /// The events' lines: the 1 KiB cache's (and the default one's without a cache).
+    const LINE_SHIFT: u32 = 5;
+
+    impl crate::events::EventSink for QuietSink {
+        fn emit(&mut self, event: mxpsim_detector::event::Event) {
+            use mxpsim_detector::event::Event;
+            if let Event::Cached { access, range, origin } = event {
+                return self.cached(access, range, origin);
+            }
+            if event.is_cpu_node() {
+                self.state.position += 1;
+            }
+            self.state.events += 1;
+            self.state.generation += 1;
+            self.recorded.push(event);
+        }
+
+        fn cached(&mut self, access: EventAccess, range: Range, origin: Origin) {
+            let quiet = self.quiet().expect("a quiet case");
+            // SAFETY: the sink's fields, at its offsets.
+            if unsafe { quiet.take((self as *mut QuietSink).cast(), access, range, origin) } {
+                self.taken_by_call += 1;
+                return;
+            }
+            let state = &mut self.state;
+            state.position += 1;
+            state.events += 1;
+            let line = range.start & (u32::MAX << LINE_SHIFT);
+            let covering = InlineQuiet::covering(state.generation, line);
+            let slot = &mut state.recent[InlineQuiet::slot(line, LINE_SHIFT)];
+            match state.position % 3 {
+                0 => *slot = covering,
+                1 => *slot = covering & !2,
+                _ => {}
+            }
+            if state.position % 7 == 0 {
+                state.generation += 1;
+            }
+            match access {
+                EventAccess::Read => state.read = (state.position, origin),
+                EventAccess::Write => {
+                    state.held = (state.position, origin, range);
+                    state.open = if state.position % 5 == 0 { 0 } else { Quiet::OPEN | u64::from(line) };
+                }
+            }
+            self.recorded.push(mxpsim_detector::event::Event::Cached { access, range, origin });
+        }
+
+        fn position(&self) -> Pos {
+            self.state.position
+        }
+
+        fn quiet(&self) -> Option<Quiet> {
+            use std::mem::offset_of;
+            let at = |offset: usize| offset_of!(QuietSink, state) + offset;
+            let fields = QuietFields {
+                detector: InlineQuiet {
+                    now: at(offset_of!(QuietState, position)),
+                    recent: at(offset_of!(QuietState, recent)),
+                    generation: at(offset_of!(QuietState, generation)),
+                },
+                read_pos: at(offset_of!(QuietState, read.0)),
+                open: at(offset_of!(QuietState, open)),
+                store_pos: at(offset_of!(QuietState, held.0)),
+                store_origin: at(offset_of!(QuietState, held.1)),
+                store_range: at(offset_of!(QuietState, held.2)),
+            };
+            Some(Quiet { line_shift: LINE_SHIFT, at: fields })
+        }
     }
 
     /// The machine of a run ([`outcome`]).
@@ -979,8 +1107,8 @@ mod translated {
         cache: Option<(crate::cache::config::Policy, crate::cache::config::WritePolicy, u32)>,
         /// A timer interrupt at this tick, and every 97 ticks after.
         timer: Option<u64>,
-        /// The events recorded (call contexts kept).
-        events: bool,
+        /// What sees the events (call contexts kept with any).
+        sink: Sink,
         /// The hart stops at this cycle.
         cycle_limit: Option<u64>,
         /// A word of the data `lr.w` reserved before the run (its index).
@@ -995,14 +1123,14 @@ mod translated {
         (
             cache,
             prop::option::weighted(0.3, 5..400u64),
-            prop::bool::weighted(0.3),
+            prop::sample::select(vec![Sink::None, Sink::None, Sink::None, Sink::None, Sink::Recorded, Sink::Quiet, Sink::Quiet]),
             prop::option::weighted(0.3, 100..40_000u64),
             prop::option::weighted(0.2, 0..8u32),
         )
-            .prop_map(|(cache, timer, events, cycle_limit, reserved)| Setup {
+            .prop_map(|(cache, timer, sink, cycle_limit, reserved)| Setup {
                 cache,
                 timer,
-                events,
+                sink,
                 cycle_limit,
                 reserved,
             })
@@ -1011,10 +1139,16 @@ mod translated {
     /// Runs the loop of `body` with the registers `regs` for `rounds` rounds on the machine
     /// of `setup`, the blocks all interpreted or compiled when hot.
     fn outcome(body: &[Piece], regs: &[u32], rounds: u32, setup: &Setup, interpreted: bool) -> Outcome {
-        if setup.events {
-            run_loop(body, regs, rounds, setup, Vec::new(), interpreted, Some)
-        } else {
-            run_loop(body, regs, rounds, setup, (), interpreted, |()| None)
+        match setup.sink {
+            Sink::None => run_loop(body, regs, rounds, setup, (), interpreted).0,
+            Sink::Recorded => {
+                let (outcome, events) = run_loop(body, regs, rounds, setup, Vec::new(), interpreted);
+                Outcome { events: Some(events), ..outcome }
+            }
+            Sink::Quiet => {
+                let (outcome, sink) = run_loop(body, regs, rounds, setup, QuietSink::default(), interpreted);
+                Outcome { events: Some(sink.recorded), quiet: Some(sink.state), ..outcome }
+            }
         }
     }
 
@@ -1025,8 +1159,7 @@ mod translated {
         setup: &Setup,
         sink: S,
         interpreted: bool,
-        recorded: impl FnOnce(S) -> Option<Vec<mxpsim_detector::event::Event>>,
-    ) -> Outcome {
+    ) -> (Outcome, S) {
         let words = program(body);
         let config = match setup.cache {
             Some((policy, write, hit_latency)) => {
@@ -1085,7 +1218,7 @@ mod translated {
         let mut data = vec![0; 2048 + 4];
         bus.peek(DATA, &mut data).unwrap();
         let stats = bus.cache().map(|c| c.stats.clone());
-        Outcome {
+        let outcome = Outcome {
             exit,
             x: hart.x,
             pc: hart.pc,
@@ -1095,8 +1228,10 @@ mod translated {
             reservation: hart.reservation,
             data,
             stats,
-            events: recorded(bus.into_sink()),
-        }
+            events: None,
+            quiet: None,
+        };
+        (outcome, bus.into_sink())
     }
 
     fn value() -> impl Strategy<Value = u32> {
@@ -1116,7 +1251,7 @@ mod translated {
             let setup = Setup {
                 cache: Some((Policy::Lru, WritePolicy::Back, 4)),
                 timer: None,
-                events: false,
+                sink: Sink::None,
                 cycle_limit: Some(limit),
                 reserved: None,
             };
@@ -1124,6 +1259,33 @@ mod translated {
             assert_eq!(interpreted.exit, Exit::CycleLimit);
             assert_eq!(outcome(&body, &[0; 20], 999, &setup, false), interpreted, "limit {limit}");
         }
+    }
+
+    /// Compiled code takes the quiet case itself, by the last line and by the recent ones: a
+    /// loop reading two lines by turns (each the other's last line) calls the sink only
+    /// until its block is compiled.
+    #[test]
+    fn compiled_code_takes_quiet_accesses_by_the_last_line_and_the_recent_ones() {
+        use crate::cache::config::{Policy, WritePolicy};
+        let body = [Piece::Load(2, 1, 0, false), Piece::Load(2, 2, 64, false)];
+        let setup = Setup {
+            cache: Some((Policy::Lru, WritePolicy::Back, 1)),
+            timer: None,
+            sink: Sink::Quiet,
+            cycle_limit: None,
+            reserved: None,
+        };
+        let rounds = 999;
+        let (_, interpreted) = run_loop(&body, &[0; 20], rounds, &setup, QuietSink::default(), true);
+        let (_, compiled) = run_loop(&body, &[0; 20], rounds, &setup, QuietSink::default(), false);
+        assert_eq!(compiled.state, interpreted.state);
+        let loads = 2 * u64::from(rounds);
+        assert!(interpreted.taken_by_call > loads - 10, "nearly every load quiet: {}", interpreted.taken_by_call);
+        assert!(
+            compiled.taken_by_call < 2 * u64::from(jit::HOT) + 10,
+            "taken by compiled code once hot: {} by calls",
+            compiled.taken_by_call
+        );
     }
 
     proptest! {
