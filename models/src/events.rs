@@ -46,17 +46,46 @@ pub struct Quiet {
 
 /// Where the state of a sink's [`Quiet`] case lies, as byte offsets from the sink's start:
 /// its detector's quiet filter and position ([`InlineQuiet`]), the position of the last read
-/// it noted ([`Pos`]), and a store it holds back (its [`Pos`], [`Origin`] and [`Range`])
-/// while the `u64` at `open` is [`Quiet::OPEN`] with the line it is in: a store to that line
-/// replaces it.
+/// it noted ([`Pos`]), and the stores it holds back ([`HeldStores`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct QuietFields {
     pub detector: InlineQuiet,
     pub read_pos: usize,
-    pub open: usize,
-    pub store_pos: usize,
-    pub store_origin: usize,
-    pub store_range: usize,
+    pub held: HeldStores,
+}
+
+/// A sink's stores held back, one per line, direct-mapped by line number: a pointer at
+/// `entries` to `slots` entries (a power of two) of `stride` bytes, and a generation (a
+/// `u64` at `generation`). An entry whose `u64` at `key` is `generation << 32 | line` holds
+/// a store to `line` that a store there replaces: its [`Pos`] at `pos`, [`Origin`] at
+/// `origin` and [`Range`] at `range` (offsets in the entry).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeldStores {
+    pub entries: usize,
+    pub generation: usize,
+    pub slots: usize,
+    pub stride: usize,
+    pub key: usize,
+    pub pos: usize,
+    pub origin: usize,
+    pub range: usize,
+}
+
+impl HeldStores {
+    /// The same, in an object that holds these `by` bytes from its start.
+    pub const fn within(self, by: usize) -> HeldStores {
+        HeldStores { entries: self.entries + by, generation: self.generation + by, ..self }
+    }
+
+    /// The entry of `line` (lines of `1 << line_shift` bytes).
+    pub const fn index(&self, line: u32, line_shift: u32) -> usize {
+        (line >> line_shift) as usize % self.slots
+    }
+
+    /// The key of an entry that holds a store to `line` in `generation`.
+    pub const fn key_of(generation: u64, line: u32) -> u64 {
+        generation << 32 | line as u64
+    }
 }
 
 impl QuietFields {
@@ -65,23 +94,17 @@ impl QuietFields {
         QuietFields {
             detector: self.detector.within(by),
             read_pos: self.read_pos + by,
-            open: self.open + by,
-            store_pos: self.store_pos + by,
-            store_origin: self.store_origin + by,
-            store_range: self.store_range + by,
+            held: self.held.within(by),
         }
     }
 }
 
 impl Quiet {
-    /// The `u64` at `open` while a store to `line` replaces the held one: `OPEN | line`.
-    pub const OPEN: u64 = 1 << 32;
-
     /// Takes a cached `access` of `range` from `origin` if it is quiet (true), as compiled code
     /// does, in the state at offsets [`Quiet::at`] from `base`: `range` within a line whose
     /// recent entry in the detector's filter covers the access ([`InlineQuiet`]); a store also
-    /// only to the open line, and not right after a read (which an AMO's write is: the sink
-    /// sees to that). Taken: the next position, and for a store, the store held (the filter
+    /// only to a line with a store held, and not right after a read noted (which an AMO's
+    /// write is: the sink sees to that). Taken: the next position, and for a store, the store held (the filter
     /// as it is: its last line is a short way to what the recent entries say, and a read
     /// not noted is right after no write). The definition of what compiled code emits; the sinks with a quiet case check
     /// theirs against it.
@@ -112,16 +135,22 @@ impl Quiet {
             if !covered {
                 return false;
             }
-            if access == Access::Write
-                && (*field(at.open).cast::<u64>() != Self::OPEN | u64::from(line) || *field(at.read_pos).cast::<Pos>() == *now)
-            {
-                return false;
+            let held = at.held;
+            let entries = *field(held.entries).cast::<*mut u8>();
+            let entry = entries.add(held.index(line, self.line_shift) * held.stride);
+            if access == Access::Write {
+                let generation = *field(held.generation).cast::<u64>();
+                if *entry.add(held.key).cast::<u64>() != HeldStores::key_of(generation, line)
+                    || *field(at.read_pos).cast::<Pos>() == *now
+                {
+                    return false;
+                }
             }
             *now += 1;
             if access == Access::Write {
-                *field(at.store_pos).cast::<Pos>() = *now;
-                *field(at.store_origin).cast::<Origin>() = origin;
-                *field(at.store_range).cast::<Range>() = range;
+                *entry.add(held.pos).cast::<Pos>() = *now;
+                *entry.add(held.origin).cast::<Origin>() = origin;
+                *entry.add(held.range).cast::<Range>() = range;
             }
         }
         true

@@ -9,8 +9,8 @@
 //! says nothing (and a report falls back to the first store of the dirty epoch).
 
 use mxpsim_detector::event::{Origin, Pos, Range};
-use mxpsim_models::events::Quiet;
-use std::mem::offset_of;
+use mxpsim_models::events::HeldStores;
+use std::mem::{offset_of, size_of};
 
 /// A cached access: its CPU position, where it comes from, and its bytes (within the line).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -33,30 +33,43 @@ struct LineAccesses {
 /// 4 KiB of addresses per page.
 const PAGE_SHIFT: u32 = 12;
 
-// (So the log's lines are the detector's: the race checker's quiet case compares its
-// lines with the log's open one.)
+// (So the log's lines are the detector's: the race checker's quiet case finds its held
+// stores by the detector's lines.)
 const _: () = assert!(mxpsim_detector::bytes::MAX_LINE_SIZE <= 1 << PAGE_SHIFT);
 
 /// Pages of the 32-bit address space.
 const PAGES: usize = 1 << (32 - PAGE_SHIFT);
+
+/// Stores held back at once, one per line, direct-mapped by line number (a power of two).
+const HELD: usize = 512;
+
+/// A store not yet written to its line's slot.
+#[derive(Clone, Copy, Debug, Default)]
+struct Held {
+    /// `generation << 32 | line` of the store's line while a store there replaces it (the
+    /// generation of [`AccessLog::generation`]: no request since); 0: none.
+    key: u64,
+    /// The store (pos 0: none).
+    store: Logged,
+    /// The newest request when it was made.
+    request: Pos,
+}
 
 pub struct AccessLog {
     line_shift: u32,
     lines_per_page: usize,
     /// The position of the newest request so far (0: none).
     last_request: Pos,
-    /// The latest store, while it is not yet in its slot (pos 0: none), and the newest
-    /// request when it was made. A store to the same line with no request between replaces
-    /// it here, without a look-up: a loop filling a buffer stores to each line many times
-    /// over, and only its last store before a request (and the last of all) can be asked
-    /// for — the ones between change nothing in the slot (see [`AccessLog::store`]).
-    /// Written to its slot before any other store and any question.
-    held: Logged,
-    held_request: Pos,
-    /// [`Quiet::OPEN`] with the held store's line while a store there replaces it
-    /// (no request since), else 0: one compare, also for compiled code (the race checker's
-    /// quiet case).
-    open: u64,
+    /// One more than the requests so far (wrapping before 2^32): the held stores of earlier
+    /// generations are replaced by no store.
+    generation: u64,
+    /// The latest store to each of a few lines, while it is not yet in its slot. A store to
+    /// the same line with no request between replaces it here, without a look-up: a loop
+    /// filling a buffer stores to each line many times over, and only its last store before
+    /// a request (and the last of all) can be asked for — the ones between change nothing in
+    /// the slot (see [`AccessLog::store`]). Written to its slot before another line's store
+    /// takes its place and before any question about its line.
+    held: Box<[Held; HELD]>,
     /// Every page of the 32-bit address space, allocated when first touched: one indexed
     /// load per access (the table itself is zero pages until used; an array, so that the
     /// index needs no bounds check).
@@ -80,9 +93,8 @@ impl AccessLog {
             line_shift,
             lines_per_page: 1 << (PAGE_SHIFT - line_shift),
             last_request: 0,
-            held: Logged::default(),
-            held_request: 0,
-            open: 0,
+            generation: 1,
+            held: Box::new([Held::default(); HELD]),
             pages,
         }
     }
@@ -95,10 +107,21 @@ impl AccessLog {
         &mut page[index as usize]
     }
 
+    /// Which held store the line at `line` has.
+    #[inline(always)]
+    fn held_index(&self, line: u32) -> usize {
+        (line >> self.line_shift) as usize % HELD
+    }
+
     /// A request at CPU position `pos` (later than every one before).
     pub fn request(&mut self, pos: Pos) {
         self.last_request = pos;
-        self.open = 0;
+        self.generation += 1;
+        if self.generation == 1 << 32 {
+            // (Keys keep 32 bits of it: written out, no key of before can come again.)
+            (0..HELD).for_each(|i| self.write_held(i));
+            self.generation = 1;
+        }
     }
 
     /// A store at CPU position `pos` of `range` (within one line).
@@ -111,35 +134,47 @@ impl AccessLog {
     pub fn store(&mut self, range: Range, pos: Pos, origin: Origin) {
         let store = Logged { pos, origin, range };
         let line = range.start & (u32::MAX << self.line_shift);
-        if self.open != Quiet::OPEN | u64::from(line) {
-            self.write_held();
-            self.held_request = self.last_request;
-            self.open = Quiet::OPEN | u64::from(line);
+        let key = self.generation << 32 | u64::from(line);
+        let index = self.held_index(line);
+        if self.held[index].key == key {
+            self.held[index].store = store;
+        } else {
+            self.write_held(index);
+            self.held[index] = Held { key, store, request: self.last_request };
         }
-        self.held = store;
     }
 
-    /// Where, from the log's start, a store that replaces the held one goes: `open`, and the
-    /// held store's position, origin and bytes (for the race checker's [`Quiet`] case).
-    pub const OPEN: usize = offset_of!(AccessLog, open);
-    pub const HELD_POS: usize = offset_of!(AccessLog, held.pos);
-    pub const HELD_ORIGIN: usize = offset_of!(AccessLog, held.origin);
-    pub const HELD_RANGE: usize = offset_of!(AccessLog, held.range);
+    /// Where the held stores are, for the race checker's quiet case
+    /// ([`mxpsim_models::events::Quiet`]).
+    pub const HELD_STORES: HeldStores = HeldStores {
+        entries: offset_of!(AccessLog, held),
+        generation: offset_of!(AccessLog, generation),
+        slots: HELD,
+        stride: size_of::<Held>(),
+        key: offset_of!(Held, key),
+        pos: offset_of!(Held, store.pos),
+        origin: offset_of!(Held, store.origin),
+        range: offset_of!(Held, store.range),
+    };
 
-    /// Writes the held store (if any) to its slot.
-    fn write_held(&mut self) {
-        let (store, last_request) = (self.held, self.held_request);
+    /// Writes held store `index` (if any) to its line's slot.
+    fn write_held(&mut self, index: usize) {
+        let Held { store, request, .. } = std::mem::take(&mut self.held[index]);
         if store.pos == 0 {
             return;
         }
-        (self.held.pos, self.open) = (0, 0);
         let slot = self.slot(store.range.start);
         // (Asked in this order, a program with no request yet stores without loading the
         // slot: the load, a cache miss per line, was a third of the race checker's own cost.)
-        if last_request != 0 && slot.last_store.pos != 0 && slot.last_store.pos < last_request {
-            slot.before_request = (last_request, slot.last_store);
+        if request != 0 && slot.last_store.pos != 0 && slot.last_store.pos < request {
+            slot.before_request = (request, slot.last_store);
         }
         slot.last_store = store;
+    }
+
+    /// Writes the held store of the line at `line` (if any) to its slot, before a question.
+    fn write_held_of(&mut self, line: u32) {
+        self.write_held(self.held_index(line));
     }
 
     /// A read at CPU position `pos` of `range` (within one line).
@@ -150,7 +185,7 @@ impl AccessLog {
 
     /// The last store to the line at `line` before position `p`, if the log knows it exactly.
     pub fn last_store_before(&mut self, line: u32, p: Pos) -> Option<Logged> {
-        self.write_held();
+        self.write_held_of(line);
         let slot = *self.slot(line);
         if slot.last_store.pos != 0 && slot.last_store.pos < p {
             Some(slot.last_store)
@@ -164,7 +199,7 @@ impl AccessLog {
     /// The bytes of the access to the line at `line` at position `pos`, if it is still the
     /// line's latest read or one of its stores kept.
     pub fn bytes_at(&mut self, line: u32, pos: Pos) -> Option<Range> {
-        self.write_held();
+        self.write_held_of(line);
         let slot = *self.slot(line);
         let stores = [slot.last_store, slot.before_request.1].map(|s| (s.pos, s.range));
         [slot.last_read].into_iter().chain(stores).find(|a| a.0 == pos && pos != 0).map(|a| a.1)
@@ -176,17 +211,20 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// A store (line 0..4, word 0..8 of a 32-byte line), or a request between stores.
+    /// A store (line 0..6, word 0..8 of a 32-byte line), a request between stores, or a
+    /// question about a line's last store.
     #[derive(Clone, Copy, Debug)]
     enum Step {
         Store { line: u32, word: u32 },
         Request,
+        Ask { line: u32 },
     }
 
     fn step() -> impl Strategy<Value = Step> {
         prop_oneof![
-            4 => (0..4u32, 0..8u32).prop_map(|(line, word)| Step::Store { line, word }),
+            6 => (0..6u32, 0..8u32).prop_map(|(line, word)| Step::Store { line, word }),
             1 => Just(Step::Request),
+            1 => (0..6u32).prop_map(|line| Step::Ask { line }),
         ]
     }
 
@@ -194,30 +232,36 @@ mod tests {
         // (Each case makes two logs, each with a 16 MB page table.)
         #![proptest_config(ProptestConfig::with_cases(64))]
 
-        /// Holding back a run of stores to one line changes no answer: a log that writes
-        /// every store to its slot at once answers every question alike.
+        /// Holding back a run of stores to a line changes no answer: a log that writes every
+        /// store to its slot at once answers every question alike. (Lines 4 and 5 share
+        /// held stores with 0 and 1; questions come between stores too.)
         #[test]
         fn holding_back_stores_to_one_line_changes_no_answer(steps in prop::collection::vec(step(), 1..60)) {
             let base = 0x8000_1000;
             let (mut held, mut direct) = (AccessLog::new(32), AccessLog::new(32));
+            let line_of = |l: u32| base + 32 * if l < 4 { l } else { l - 4 + HELD as u32 };
             let mut pos = 0;
             for s in steps {
                 pos += 1;
                 match s {
+                    Step::Ask { line } => {
+                        let line = line_of(line);
+                        prop_assert_eq!(held.last_store_before(line, pos), direct.last_store_before(line, pos));
+                    }
                     Step::Request => {
                         held.request(pos);
                         direct.request(pos);
                     }
                     Step::Store { line, word } => {
-                        let range = Range::new(base + line * 32 + word * 4, 4);
+                        let range = Range::new(line_of(line) + word * 4, 4);
                         let origin = Origin { pc: 0x100 + pos as u32 * 4, cycle: pos, ctx: 0 };
                         held.store(range, pos, origin);
                         direct.store(range, pos, origin);
-                        direct.write_held();
+                        direct.write_held_of(range.start);
                     }
                 }
             }
-            for line in (0..4).map(|l| base + l * 32) {
+            for line in (0..6).map(line_of) {
                 for p in 0..=pos + 1 {
                     prop_assert_eq!(held.last_store_before(line, p), direct.last_store_before(line, p));
                     prop_assert_eq!(held.bytes_at(line, p), direct.bytes_at(line, p));

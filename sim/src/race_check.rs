@@ -363,16 +363,12 @@ impl EventSink for RaceCheck {
     }
 
     /// The accesses `cached` takes inline, but for a store right after a read (an AMO's
-    /// second half, noted) and a store to another line than the held one (written out).
+    /// second half, noted) and a store to a line whose held store is another's (written out).
     fn quiet(&self) -> Option<Quiet> {
-        let log = offset_of!(RaceCheck, accesses);
         let at = QuietFields {
             detector: Detector::INLINE_QUIET.within(offset_of!(RaceCheck, detector)),
             read_pos: offset_of!(RaceCheck, last_read.0),
-            open: log + AccessLog::OPEN,
-            store_pos: log + AccessLog::HELD_POS,
-            store_origin: log + AccessLog::HELD_ORIGIN,
-            store_range: log + AccessLog::HELD_RANGE,
+            held: AccessLog::HELD_STORES.within(offset_of!(RaceCheck, accesses)),
         };
         Some(Quiet { line_shift: self.line_size.trailing_zeros(), at })
     }

@@ -880,16 +880,30 @@ impl Translator<'_> {
         if !store {
             return;
         }
-        self.b.ins().store(TRUSTED, position, bus, field(at.store_pos, 0));
-        let origin = at.store_origin;
+        let held = at.held;
+        let entry = self.held_entry(path.sink, addr);
+        self.b.ins().store(TRUSTED, position, entry, field(held.pos, 0));
         let pc = constant(&mut self.b, i32t, pc.into());
-        self.b.ins().store(TRUSTED, pc, bus, field(origin, offset_of!(Origin, pc)));
-        self.b.ins().store(TRUSTED, now, bus, field(origin, offset_of!(Origin, cycle)));
+        self.b.ins().store(TRUSTED, pc, entry, field(held.origin, offset_of!(Origin, pc)));
+        self.b.ins().store(TRUSTED, now, entry, field(held.origin, offset_of!(Origin, cycle)));
         let ctx = self.b.ins().load(i32t, TRUSTED, bus, field(path.ctx, 0));
-        self.b.ins().store(TRUSTED, ctx, bus, field(origin, offset_of!(Origin, ctx)));
-        self.b.ins().store(TRUSTED, addr, bus, field(at.store_range, offset_of!(Range, start)));
+        self.b.ins().store(TRUSTED, ctx, entry, field(held.origin, offset_of!(Origin, ctx)));
+        self.b.ins().store(TRUSTED, addr, entry, field(held.range, offset_of!(Range, start)));
         let len = constant(&mut self.b, i32t, width.into());
-        self.b.ins().store(TRUSTED, len, bus, field(at.store_range, offset_of!(Range, len)));
+        self.b.ins().store(TRUSTED, len, entry, field(held.range, offset_of!(Range, len)));
+    }
+
+    /// The address of the sink's held store for the line of `addr`
+    /// ([`crate::events::HeldStores`]).
+    fn held_entry(&mut self, quiet: Quiet, addr: Value) -> Value {
+        let held = quiet.at.held;
+        let bus = self.bus();
+        let entries = self.b.ins().load(self.ptr, TRUSTED, bus, field(held.entries, 0));
+        let number = self.b.ins().ushr_imm_u(addr, i64::from(quiet.line_shift));
+        let index = self.b.ins().band_imm_u(number, held.slots as i64 - 1);
+        let index = self.b.ins().uextend(self.ptr, index);
+        let offset = self.b.ins().imul_imm_u(index, held.stride as i64);
+        self.b.ins().iadd(entries, offset)
     }
 
     /// Tests whether an access of `width` bytes at `addr` at clock `now` (a store if `store`)
@@ -904,7 +918,8 @@ impl Translator<'_> {
     fn direct_path(&mut self, width: u32, addr: Value, now: Value, store: bool) -> Option<Fast> {
         let direct = self.direct.filter(|d| !store || d.stores)?;
         // (An aligned access no wider than the sink's line is within one.)
-        let quiet = direct.quiet.map(|q| q.sink).filter(|q| width <= 1 << q.line_shift);
+        // (The held stores' index is a mask.)
+        let quiet = direct.quiet.map(|q| q.sink).filter(|q| width <= 1 << q.line_shift && q.at.held.slots.is_power_of_two());
         if direct.quiet.is_some() && quiet.is_none() {
             return None;
         }
@@ -982,12 +997,15 @@ impl Translator<'_> {
             let seen = if store { entry } else { self.b.ins().bor_imm_u(entry, 2) };
             let covered = self.b.ins().icmp(IntCC::Equal, seen, covering);
             all(&mut self.b, covered);
-            // ... and a store's line is open, not right after a read.
+            // ... and a store's line has a store held, not right after a read noted.
             if store {
-                let open = self.b.ins().load(i64t, TRUSTED, bus, field(at.open, 0));
-                let key = self.b.ins().uextend(i64t, line);
-                let key = self.b.ins().bor_imm_u(key, Quiet::OPEN as i64);
-                let replaces = self.b.ins().icmp(IntCC::Equal, open, key);
+                let entry = self.held_entry(quiet, addr);
+                let key = self.b.ins().load(i64t, TRUSTED, entry, field(at.held.key, 0));
+                let generation = self.b.ins().load(i64t, TRUSTED, bus, field(at.held.generation, 0));
+                let wanted = self.b.ins().ishl_imm_u(generation, 32);
+                let line = self.b.ins().uextend(i64t, line);
+                let wanted = self.b.ins().bor(wanted, line);
+                let replaces = self.b.ins().icmp(IntCC::Equal, key, wanted);
                 all(&mut self.b, replaces);
                 let read = self.b.ins().load(i64t, TRUSTED, bus, field(at.read_pos, 0));
                 let position = self.b.ins().load(i64t, TRUSTED, bus, field(at.detector.now, 0));

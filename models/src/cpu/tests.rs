@@ -843,7 +843,7 @@ fn an_instruction_that_stops_the_run_completes_first() {
 /// of compiled loops.
 mod translated {
     use super::*;
-    use crate::events::{Quiet, QuietFields};
+    use crate::events::{HeldStores, Quiet, QuietFields};
     use mxpsim_detector::event::{Access as EventAccess, Origin, Pos, Range};
     use mxpsim_detector::fast::InlineQuiet;
     use proptest::prelude::*;
@@ -998,15 +998,24 @@ mod translated {
         events: u64,
         /// The last read it was called for.
         read: (Pos, Origin),
-        open: u64,
-        held: (Pos, Origin, Range),
+        held: Box<[Held; 16]>,
+        held_generation: u64,
+    }
+
+    /// A [`QuietSink`]'s held store.
+    #[derive(Clone, Copy, Debug, Default, PartialEq)]
+    struct Held {
+        key: u64,
+        pos: Pos,
+        origin: Origin,
+        range: Range,
     }
 
     /// A sink with a quiet case (as the race checker's): the accesses [`Quiet::take`] takes
     /// are taken so, the others recorded. After each of those, by its position: the access's
-    /// recent entry covers writes, reads, or stays; a store is held, its line open to stores
-    /// (but every fifth); every seventh empties the recent entries (a new generation), as
-    /// any other event does.
+    /// recent entry covers writes, reads, or stays; a store is held (in one of 16 entries),
+    /// its line open to stores (but every fifth); every seventh empties the recent entries
+    /// (a new generation), as any other event does, which also closes the held stores.
     struct QuietSink {
         state: QuietState,
         recorded: Vec<mxpsim_detector::event::Event>,
@@ -1022,8 +1031,8 @@ mod translated {
                 generation: 1,
                 events: 0,
                 read: Default::default(),
-                open: 0,
-                held: Default::default(),
+                held: Box::new([Held::default(); 16]),
+                held_generation: 1,
             };
             QuietSink { state, recorded: Vec::new(), taken_by_call: 0 }
         }
@@ -1043,6 +1052,7 @@ mod translated {
             }
             self.state.events += 1;
             self.state.generation += 1;
+            self.state.held_generation += 1;
             self.recorded.push(event);
         }
 
@@ -1070,8 +1080,9 @@ mod translated {
             match access {
                 EventAccess::Read => state.read = (state.position, origin),
                 EventAccess::Write => {
-                    state.held = (state.position, origin, range);
-                    state.open = if state.position % 5 == 0 { 0 } else { Quiet::OPEN | u64::from(line) };
+                    let key = if state.position % 5 == 0 { 0 } else { HeldStores::key_of(state.held_generation, line) };
+                    let index = (line >> LINE_SHIFT) as usize % state.held.len();
+                    state.held[index] = Held { key, pos: state.position, origin, range };
                 }
             }
             self.recorded.push(mxpsim_detector::event::Event::Cached { access, range, origin });
@@ -1091,10 +1102,16 @@ mod translated {
                     generation: at(offset_of!(QuietState, generation)),
                 },
                 read_pos: at(offset_of!(QuietState, read.0)),
-                open: at(offset_of!(QuietState, open)),
-                store_pos: at(offset_of!(QuietState, held.0)),
-                store_origin: at(offset_of!(QuietState, held.1)),
-                store_range: at(offset_of!(QuietState, held.2)),
+                held: HeldStores {
+                    entries: at(offset_of!(QuietState, held)),
+                    generation: at(offset_of!(QuietState, held_generation)),
+                    slots: 16,
+                    stride: size_of::<Held>(),
+                    key: offset_of!(Held, key),
+                    pos: offset_of!(Held, pos),
+                    origin: offset_of!(Held, origin),
+                    range: offset_of!(Held, range),
+                },
             };
             Some(Quiet { line_shift: LINE_SHIFT, at: fields })
         }
@@ -1261,13 +1278,10 @@ mod translated {
         }
     }
 
-    /// Compiled code takes the quiet case itself, by the last line and by the recent ones: a
-    /// loop reading two lines by turns (each the other's last line) calls the sink only
-    /// until its block is compiled.
-    #[test]
-    fn compiled_code_takes_quiet_accesses_by_the_last_line_and_the_recent_ones() {
+    /// The loop of `body` run `rounds` times with the quiet sink (1 KiB LRU write-back
+    /// cache), interpreted and compiled: both sinks, whose states must be the same.
+    fn quiet_sinks(body: &[Piece], rounds: u32) -> (QuietSink, QuietSink) {
         use crate::cache::config::{Policy, WritePolicy};
-        let body = [Piece::Load(2, 1, 0, false), Piece::Load(2, 2, 64, false)];
         let setup = Setup {
             cache: Some((Policy::Lru, WritePolicy::Back, 1)),
             timer: None,
@@ -1275,17 +1289,33 @@ mod translated {
             cycle_limit: None,
             reserved: None,
         };
-        let rounds = 999;
-        let (_, interpreted) = run_loop(&body, &[0; 20], rounds, &setup, QuietSink::default(), true);
-        let (_, compiled) = run_loop(&body, &[0; 20], rounds, &setup, QuietSink::default(), false);
+        let (_, interpreted) = run_loop(body, &[0; 20], rounds, &setup, QuietSink::default(), true);
+        let (_, compiled) = run_loop(body, &[0; 20], rounds, &setup, QuietSink::default(), false);
         assert_eq!(compiled.state, interpreted.state);
+        (interpreted, compiled)
+    }
+
+    /// Compiled code takes the quiet case itself: a loop reading two lines by turns calls the
+    /// sink only until its block is compiled.
+    #[test]
+    fn compiled_code_takes_quiet_reads() {
+        let rounds = 999;
+        let (interpreted, compiled) = quiet_sinks(&[Piece::Load(2, 1, 0, false), Piece::Load(2, 2, 64, false)], rounds);
         let loads = 2 * u64::from(rounds);
         assert!(interpreted.taken_by_call > loads - 10, "nearly every load quiet: {}", interpreted.taken_by_call);
-        assert!(
-            compiled.taken_by_call < 2 * u64::from(jit::HOT) + 10,
-            "taken by compiled code once hot: {} by calls",
-            compiled.taken_by_call
-        );
+        let calls = compiled.taken_by_call;
+        assert!(calls < 2 * u64::from(jit::HOT) + 10, "taken by compiled code once hot: {calls} by calls");
+    }
+
+    /// Compiled code holds stores as the sink's quiet case says: a loop storing each round to
+    /// the next word (so that each line's held store changes place and position) leaves the
+    /// sink as calls leave it, and calls it only for each line's first store once hot.
+    #[test]
+    fn compiled_code_holds_the_stores_it_takes_as_the_sink_would() {
+        let body = [Piece::Store(2, 1, 0, false), Piece::Imm(0, DATA_REG, DATA_REG, 4), Piece::Imm(0, 1, 1, 3)];
+        let (_, compiled) = quiet_sinks(&body, 999);
+        let calls = compiled.taken_by_call;
+        assert!(calls < u64::from(jit::HOT) + 10, "taken by compiled code once hot: {calls} by calls");
     }
 
     proptest! {
