@@ -158,6 +158,10 @@ fn run_mxpsim(p: &Program, cache: Option<&str>) -> Result<(), Failed> {
 fn run_qemu(p: &Program) -> Result<(), Failed> {
     let output = Command::new("timeout")
         .args(["60", "qemu-system-riscv32", "-machine", "virt", "-bios", "none", "-nographic"])
+        // Virtual time: the timer counts instructions and skips ahead while the hart waits,
+        // so that a loaded host (the tests run side by side) changes no program's output
+        // (`virt/timer_irq` bounds how many periods pass).
+        .args(["-icount", "shift=0,sleep=off"])
         // Without a chardev QEMU writes the semihosting console to its stderr; the UART
         // shares it (mux), so the two streams keep their order on standard output.
         .args(["-monitor", "none", "-chardev", "stdio,mux=on,id=semihost", "-serial", "chardev:semihost"])
