@@ -136,7 +136,8 @@ pub trait Bus {
 /// A direct path for the hart's DRAM loads and stores, which compiled code takes inline
 /// instead of calling [`Bus::load`] and [`Bus::store`] (as QEMU's code reaches guest RAM
 /// through its TLB): an access the bus would complete with no effect but its value, the
-/// data cache's hit bookkeeping and the hit latency, and no event. That is an aligned access
+/// data cache's hit bookkeeping and the hit latency (and an event its sink takes inline,
+/// [`QuietPath`]). That is an aligned access
 /// inside DRAM's window, before the accelerator's next effect ([`DirectPointers::due`]),
 /// whose line the cache's front-end filter holds (with no cache model, any). Every other
 /// access calls the bus. Only a bus whose accesses report no events offers one, or one whose

@@ -91,23 +91,20 @@ impl HeldStores {
 impl QuietFields {
     /// The same fields, in an object that holds the sink `by` bytes from its start.
     pub const fn within(self, by: usize) -> QuietFields {
-        QuietFields {
-            detector: self.detector.within(by),
-            read_pos: self.read_pos + by,
-            held: self.held.within(by),
-        }
+        QuietFields { detector: self.detector.within(by), read_pos: self.read_pos + by, held: self.held.within(by) }
     }
 }
 
 impl Quiet {
     /// Takes a cached `access` of `range` from `origin` if it is quiet (true), as compiled code
-    /// does, in the state at offsets [`Quiet::at`] from `base`: `range` within a line whose
-    /// recent entry in the detector's filter covers the access ([`InlineQuiet`]); a store also
-    /// only to a line with a store held, and not right after a read noted (which an AMO's
-    /// write is: the sink sees to that). Taken: the next position, and for a store, the store held (the filter
-    /// as it is: its last line is a short way to what the recent entries say, and a read
-    /// not noted is right after no write). The definition of what compiled code emits; the sinks with a quiet case check
-    /// theirs against it.
+    /// does, in the state at offsets [`Quiet::at`] from `base`: `range` not empty and within a
+    /// line whose recent entry in the detector's filter covers the access ([`InlineQuiet`]); a
+    /// store also only to a line with a store held, and not right after a read noted (which
+    /// an AMO's write is: the sink sees to that). Taken: the next position, and for a store,
+    /// the store held over the one before. Nothing else: the filter stays as it is (its last
+    /// line only answers sooner what the recent entries say), and a read is not noted (only
+    /// an AMO's write asks for the read before it). The definition of what compiled code
+    /// emits; the sinks with a quiet case check theirs against it.
     ///
     /// For an access of an instruction that makes one (not an AMO's read, whose write comes
     /// next with its origin: that write is known by the read noted).
@@ -117,7 +114,7 @@ impl Quiet {
     /// fields are at these offsets, and nothing else uses it meanwhile.
     pub unsafe fn take(&self, base: *mut u8, access: Access, range: Range, origin: Origin) -> bool {
         let line = range.start & (u32::MAX << self.line_shift);
-        if u64::from(range.start - line) + u64::from(range.len) > 1 << self.line_shift {
+        if range.len == 0 || u64::from(range.start - line) + u64::from(range.len) > 1 << self.line_shift {
             return false;
         }
         let at = self.at;

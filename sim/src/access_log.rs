@@ -275,6 +275,20 @@ mod tests {
     }
 
     #[test]
+    fn a_request_that_wraps_the_generations_writes_the_held_stores_out_first() {
+        let mut log = AccessLog::new(32);
+        let line = 0x8000_1000;
+        log.store(Range::new(line, 4), 1, at(0x10));
+        // The 2^32-th request: no held key of before may come again.
+        log.generation = (1 << 32) - 1;
+        log.request(2);
+        assert_eq!(log.generation, 1);
+        log.store(Range::new(line + 4, 4), 3, at(0x14));
+        assert_eq!(log.last_store_before(line, 2).map(|s| s.pos), Some(1), "the store before the request");
+        assert_eq!(log.last_store_before(line, 4).map(|s| s.pos), Some(3));
+    }
+
+    #[test]
     fn knows_the_last_store_before_a_request_or_the_present() {
         let mut log = AccessLog::new(32);
         let line = 0x8000_1000;

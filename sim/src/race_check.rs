@@ -9,8 +9,8 @@ use mxpsim_detector::node::NodeKind;
 use mxpsim_detector::race::RaceKey;
 use mxpsim_detector::{Config, ConfigError, Detector, Report, StreamError};
 use mxpsim_models::events::{EventSink, Quiet, QuietFields};
-use std::mem::offset_of;
 use std::collections::{BTreeMap, BTreeSet};
+use std::mem::offset_of;
 
 /// An ordering-only CPU node, by what a report says about it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -428,16 +428,31 @@ mod tests {
     enum Step {
         /// A cached access of `width` bytes at word `word` (of 8) of line `line` (of 4), by
         /// the instruction at `pc`.
-        Cached { write: bool, line: u32, word: u32, width: u32, pc: u32 },
+        Cached {
+            write: bool,
+            line: u32,
+            word: u32,
+            width: u32,
+            pc: u32,
+        },
         /// An AMO on a word: its read and its write, one origin.
-        Amo { line: u32, word: u32 },
+        Amo {
+            line: u32,
+            word: u32,
+        },
         /// A DMA request over a line (its transfer comes at a `Complete`).
-        Request { to_host: bool, line: u32 },
+        Request {
+            to_host: bool,
+            line: u32,
+        },
         /// The oldest pending request's transfer.
         Complete,
         /// Every pending transfer, then a sync.
         Sync,
-        Maintain { op: u8, line: u32 },
+        Maintain {
+            op: u8,
+            line: u32,
+        },
     }
 
     fn step() -> impl proptest::strategy::Strategy<Value = Step> {
@@ -579,6 +594,10 @@ mod tests {
         check.cached(Access::Read, Range::new(line + 16, 4), at);
         assert!(!take(&mut check, Access::Write, line + 16), "right after a read noted");
         assert!(!take(&mut check, Access::Read, line + 32), "another line");
+        let quiet = check.quiet().expect("a quiet case");
+        // SAFETY: the checker's fields, at its offsets.
+        let empty = unsafe { quiet.take((&mut check as *mut RaceCheck).cast(), Access::Read, Range::new(line, 0), at) };
+        assert!(!empty, "an empty access (the detector's full path takes it)");
         assert_eq!(check.detector.position(), 7);
         let last = check.accesses.last_store_before(line, 8).expect("the store taken");
         assert_eq!((last.pos, last.range), (6, Range::new(line + 12, 4)));

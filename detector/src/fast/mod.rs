@@ -101,8 +101,8 @@ use cpu_log::CpuLog;
 use dram::{DramIndex, DramNode};
 use engine::{Engine, EngineNode};
 use lines::{LineLook, Lines};
-use quiet::QuietLines;
 pub use quiet::InlineQuiet;
+use quiet::QuietLines;
 
 /// How much the detector holds, for checking that it stays bounded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

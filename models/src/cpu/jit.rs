@@ -51,8 +51,6 @@ use super::{Event, Hart, Reservation};
 use crate::bus::{Bus, Direct, DirectPointers, FilterEntry, Width};
 use crate::cache::DirtyMask;
 use crate::events::Quiet;
-use mxpsim_detector::event::{Origin, Range};
-use mxpsim_detector::fast::InlineQuiet;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
     types, AbiParam, BlockArg, Endianness, InstBuilder, MemFlagsData, SigRef, Signature, Type, UserFuncName, Value,
@@ -62,6 +60,8 @@ use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Module};
+use mxpsim_detector::event::{Origin, Range};
+use mxpsim_detector::fast::InlineQuiet;
 use std::mem::{offset_of, size_of};
 
 /// Runs of a block by the interpreter after which it is compiled: code run less than this
@@ -418,13 +418,13 @@ fn width_of(bytes: u32) -> Width {
     }
 }
 
-/// Zero-extended constant of type `ty` (what Cranelift's verifier asks of a narrow constant).
 /// The offset of a field `within` an object `offset` bytes from an address, as a memory
 /// access's immediate (the objects are the bus's parts: far smaller than 2 GiB).
 fn field(offset: usize, within: usize) -> i32 {
     i32::try_from(offset + within).expect("an offset inside the bus")
 }
 
+/// Zero-extended constant of type `ty` (what Cranelift's verifier asks of a narrow constant).
 fn constant(b: &mut FunctionBuilder, ty: Type, value: u64) -> Value {
     let mask = if ty == types::I64 { u64::MAX } else { (1u64 << ty.bits()) - 1 };
     b.ins().iconst(ty, (value & mask) as i64)
@@ -919,7 +919,8 @@ impl Translator<'_> {
         let direct = self.direct.filter(|d| !store || d.stores)?;
         // (An aligned access no wider than the sink's line is within one.)
         // (The held stores' index is a mask.)
-        let quiet = direct.quiet.map(|q| q.sink).filter(|q| width <= 1 << q.line_shift && q.at.held.slots.is_power_of_two());
+        let quiet =
+            direct.quiet.map(|q| q.sink).filter(|q| width <= 1 << q.line_shift && q.at.held.slots.is_power_of_two());
         if direct.quiet.is_some() && quiet.is_none() {
             return None;
         }

@@ -1014,8 +1014,9 @@ mod translated {
     /// A sink with a quiet case (as the race checker's): the accesses [`Quiet::take`] takes
     /// are taken so, the others recorded. After each of those, by its position: the access's
     /// recent entry covers writes, reads, or stays; a store is held (in one of 16 entries),
-    /// its line open to stores (but every fifth); every seventh empties the recent entries
-    /// (a new generation), as any other event does, which also closes the held stores.
+    /// for stores to its line to replace (but every fifth, whose key is none); every seventh
+    /// empties the recent entries (a new filter generation). Any other event empties them and
+    /// closes the held stores (a new generation of each).
     struct QuietSink {
         state: QuietState,
         recorded: Vec<mxpsim_detector::event::Event>,
@@ -1140,7 +1141,15 @@ mod translated {
         (
             cache,
             prop::option::weighted(0.3, 5..400u64),
-            prop::sample::select(vec![Sink::None, Sink::None, Sink::None, Sink::None, Sink::Recorded, Sink::Quiet, Sink::Quiet]),
+            prop::sample::select(vec![
+                Sink::None,
+                Sink::None,
+                Sink::None,
+                Sink::None,
+                Sink::Recorded,
+                Sink::Quiet,
+                Sink::Quiet,
+            ]),
             prop::option::weighted(0.3, 100..40_000u64),
             prop::option::weighted(0.2, 0..8u32),
         )
