@@ -513,6 +513,8 @@ struct Fast {
     entry: Option<Value>,
     /// The address's offset in DRAM.
     offset: Value,
+    /// Under an event sink, for a store: the sink's held store of its line.
+    held: Option<Value>,
 }
 
 /// The state of a translation along the block's straight-line path.
@@ -810,7 +812,7 @@ impl Translator<'_> {
                 2 => self.b.ins().uload16(types::I32, GUEST, host, 0),
                 _ => self.b.ins().load(types::I32, GUEST, host, 0),
             };
-            self.quiet_note(addr, width, pc, now, false);
+            self.quiet_note(fast, addr, width, pc, now);
             let after = self.hit_clock(now);
             self.b.ins().jump(done, &[BlockArg::Value(value), BlockArg::Value(after)]);
             self.b.switch_to_block(fast.slow);
@@ -842,7 +844,7 @@ impl Translator<'_> {
                 2 => self.b.ins().istore16(GUEST, value, host, 0),
                 _ => self.b.ins().store(GUEST, value, host, 0),
             };
-            self.quiet_note(addr, width, pc, now, true);
+            self.quiet_note(fast, addr, width, pc, now);
             let after = self.hit_clock(now);
             self.b.ins().jump(done, &[BlockArg::Value(after)]);
             self.b.switch_to_block(fast.slow);
@@ -871,17 +873,14 @@ impl Translator<'_> {
 
     /// On the direct path under an event sink: the access of `width` bytes at `addr` by the
     /// instruction at `pc`, starting at clock `now`, taken as the sink's quiet case
-    /// ([`Quiet::take`]): the next position; a store held.
-    fn quiet_note(&mut self, addr: Value, width: u32, pc: u32, now: Value, store: bool) {
+    /// ([`Quiet::take`]): the next position; a store held (in the entry the checks found).
+    fn quiet_note(&mut self, fast: Fast, addr: Value, width: u32, pc: u32, now: Value) {
         let Some(path) = self.direct.and_then(|d| d.quiet) else { return };
         let (at, i32t) = (path.sink.at, types::I32);
         let bus = self.bus();
         let position = self.increment_field(bus, at.detector.now);
-        if !store {
-            return;
-        }
+        let Some(entry) = fast.held else { return };
         let held = at.held;
-        let entry = self.held_entry(path.sink, addr);
         self.b.ins().store(TRUSTED, position, entry, field(held.pos, 0));
         let pc = constant(&mut self.b, i32t, pc.into());
         self.b.ins().store(TRUSTED, pc, entry, field(held.origin, offset_of!(Origin, pc)));
@@ -937,7 +936,7 @@ impl Translator<'_> {
             let aligned = self.b.ins().icmp_imm_u(IntCC::Equal, low, 0);
             all(&mut self.b, aligned);
         }
-        let mut entry = None;
+        let (mut entry, mut held) = (None, None);
         if let Some(cache) = direct.cache {
             if cache.hit_stall > 0 {
                 // (`Hart::waited` stops the clock at the cycle limit.)
@@ -1001,6 +1000,7 @@ impl Translator<'_> {
             // ... and a store's line has a store held, not right after a read noted.
             if store {
                 let entry = self.held_entry(quiet, addr);
+                held = Some(entry);
                 let key = self.b.ins().load(i64t, TRUSTED, entry, field(at.held.key, 0));
                 let generation = self.b.ins().load(i64t, TRUSTED, bus, field(at.held.generation, 0));
                 let wanted = self.b.ins().ishl_imm_u(generation, 32);
@@ -1018,7 +1018,7 @@ impl Translator<'_> {
         let (fast, slow) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(ok, fast, &[], slow, &[]);
         self.b.switch_to_block(fast);
-        Some(Fast { slow, entry, offset })
+        Some(Fast { slow, entry, offset, held })
     }
 
     /// On the direct path: the host address of the access of `width` bytes at `addr`, after
