@@ -11,6 +11,21 @@
 //!   equivalence to the graph; [`detector`]: it plus the deduplicated report.
 //! * [`reference`]: the graph built literally — slow, for tests only.
 
+/// Asserts an invariant of mxpsim's own state on a path too hot to check on every call in
+/// the simulator that runs firmware: checked in unit tests (built with `cfg(test)`, which drive
+/// these paths with random inputs) and in any build with debug assertions. Not in a release
+/// build, nor in the tests' build of the simulator, which has no debug assertions (Cargo.toml,
+/// `[profile.dev.package.mxpsim-*]`: the integration tests run whole firmware programs). The
+/// condition is still compiled everywhere, so it cannot go stale.
+#[macro_export]
+macro_rules! invariant {
+    ($($assertion:tt)*) => {
+        if cfg!(any(test, debug_assertions)) {
+            assert!($($assertion)*);
+        }
+    };
+}
+
 pub mod bytes;
 pub mod config;
 pub mod detector;

@@ -629,7 +629,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
     }
 
     fn halt_requested(&self) -> bool {
-        debug_assert_eq!(self.halting, self.halting_now(), "`halting` missed a change");
+        mxpsim_detector::invariant!(self.halting == self.halting_now(), "`halting` missed a change");
         self.halting || (S::ENABLED && self.sink.wants_halt())
     }
 

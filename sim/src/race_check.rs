@@ -346,7 +346,7 @@ impl EventSink for RaceCheck {
             // (No read the filter takes needs logging: while a request is pending, the
             // filter is empty.)
             Access::Read if self.detector.observe_quiet(access, range) => {
-                debug_assert!(!self.detector.request_pending());
+                mxpsim_detector::invariant!(!self.detector.request_pending());
                 self.note_cached(access, range, origin, self.detector.position());
             }
             Access::Write if self.detector.observe_quiet(access, range) => self.quiet_store(range, origin),

@@ -236,7 +236,7 @@ impl DramIndex {
         }
         let tail = Segment { end: seg.end, nodes: seg.nodes.clone() };
         seg.end = at;
-        debug_assert!(start < at32);
+        crate::invariant!(start < at32);
         for &k in &tail.nodes {
             self.add_ref(k);
         }

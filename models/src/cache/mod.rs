@@ -217,7 +217,7 @@ impl Cache {
     /// Loads `buf.len()` bytes at `addr`, all within one line.
     #[inline(never)]
     pub fn read(&mut self, mem: &mut Dram, addr: u32, buf: &mut [u8]) -> Traffic {
-        debug_assert!(self.line_of(addr) == self.line_of(addr + buf.len() as u32 - 1));
+        mxpsim_detector::invariant!(self.line_of(addr) == self.line_of(addr + buf.len() as u32 - 1));
         self.stats.read_accesses += 1;
         let line = self.line_of(addr);
         let mut traffic = Traffic::default();
@@ -253,7 +253,7 @@ impl Cache {
     /// Stores `data` at `addr`, all within one line.
     #[inline(never)]
     pub fn write(&mut self, mem: &mut Dram, addr: u32, data: &[u8]) -> Traffic {
-        debug_assert!(self.line_of(addr) == self.line_of(addr + data.len() as u32 - 1));
+        mxpsim_detector::invariant!(self.line_of(addr) == self.line_of(addr + data.len() as u32 - 1));
         self.stats.write_accesses += 1;
         let line = self.line_of(addr);
         let mut traffic = Traffic::default();

@@ -263,7 +263,7 @@ impl BlockCache {
     /// The block at `pc` (cached) has the code `code` from now on.
     pub fn set_code(&mut self, pc: u32, code: u32) {
         let slot = &mut self.slots[index(pc)];
-        debug_assert_eq!(slot.pc, pc);
+        assert_eq!(slot.pc, pc);
         slot.block.code = code;
     }
 }

@@ -104,7 +104,7 @@ impl<S: EventSink> MemorySystem<S> {
     /// cache actions and probes the schedule ties to it (logged at `at` too: they happen
     /// with it). `now` is the CPU's clock (not earlier than `at`).
     fn apply_scheduled(&mut self, schedule: &mut Schedule, request: Pos, at: u64, now: u64) {
-        debug_assert!(at <= now);
+        mxpsim_detector::invariant!(at <= now);
         for line in schedule.write_backs_before(request) {
             self.write_back_now(schedule, line, at, |bytes| Happened::WroteBack { line, request, bytes, cycle: at });
         }

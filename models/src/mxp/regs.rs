@@ -50,7 +50,7 @@ pub struct Registers {
 impl Registers {
     /// Registers after reset: VL = ROWS = MATS = 1, increments 0.
     pub fn new(scratchpad_size: u32) -> Self {
-        debug_assert!(scratchpad_size.is_power_of_two());
+        assert!(scratchpad_size.is_power_of_two());
         let mut raw = [0; index::COUNT as usize];
         for r in [index::VL, index::ROWS, index::MATS] {
             raw[r as usize] = 1;

@@ -104,7 +104,7 @@ impl Bitmap {
                 k += 1;
             }
         }
-        debug_assert_eq!(k, count);
+        mxpsim_detector::invariant!(k == count);
         sum
     }
 
