@@ -30,6 +30,7 @@ mod common;
 use common::{elf, firmware, mxpsim, stderr, temp};
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::fs::File;
 use std::ops::Range;
@@ -103,20 +104,22 @@ impl Case {
 }
 
 /// Runs `FUZZ_CASES` cases that `make` builds (from the case's generator and the stem of its
-/// file names) and fails with the reproduction of every failing one.
-fn fuzz(family: &str, mut make: impl FnMut(&mut Gen, &str) -> Case) {
+/// file names) and fails with the reproduction of every failing one. Each case has a
+/// generator of its own (seed and number), so they run in parallel and fail in order.
+fn fuzz(family: &str, make: impl Fn(&mut Gen, &str) -> Case + Sync) {
     let seed = env_number("FUZZ_SEED", DEFAULT_SEED);
     let cases = env_number("FUZZ_CASES", DEFAULT_CASES);
     let failures = failure_statuses();
     let start = Instant::now();
-    let mut failed = Vec::new();
-    for number in 0..cases {
-        let stem = format!("fuzz-{family}-{number}");
-        let case = make(&mut Gen::new(seed, number), &stem);
-        if let Err(why) = run_case(&case, &stem, &failures) {
-            failed.push(format!("{family} case {number} (FUZZ_SEED={seed:#x}): {why}"));
-        }
-    }
+    let failed: Vec<String> = (0..cases)
+        .into_par_iter()
+        .filter_map(|number| {
+            let stem = format!("fuzz-{family}-{number}");
+            let case = make(&mut Gen::new(seed, number), &stem);
+            let why = run_case(&case, &stem, &failures).err()?;
+            Some(format!("{family} case {number} (FUZZ_SEED={seed:#x}): {why}"))
+        })
+        .collect();
     eprintln!("fuzz {family}: {cases} cases, {} failed, {:.1?}", failed.len(), start.elapsed());
     let shown = failed.len().min(10);
     assert!(

@@ -3,6 +3,7 @@
 
 mod common;
 use common::{elf, mxpsim, stderr, temp};
+use rayon::prelude::*;
 use serde_json::Value;
 
 /// `provoke` with JSON output; returns the document.
@@ -144,47 +145,47 @@ const QUICK_BUGS: [&str; 13] = [
 #[test]
 fn bug_variants_get_the_verdicts_their_headers_state() {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("firmware/apps/bugs");
-    let mut problems = Vec::new();
-    for name in QUICK_BUGS {
-        let source = ["c", "cpp"]
-            .iter()
-            .find_map(|ext| std::fs::read_to_string(root.join(format!("{name}.{ext}"))).ok())
-            .unwrap_or_else(|| panic!("{name}: no source"));
-        let mut want: Vec<(String, String)> = source
-            .lines()
-            .filter_map(|l| l.trim_start_matches([' ', '*']).strip_prefix("expect-provoke:"))
-            .map(|spec| {
-                let (cache, rest) = spec.trim().split_once(' ').expect("CACHE CLASS VERDICTS");
-                (cache.to_string(), rest.split_whitespace().collect::<Vec<_>>().join(" "))
-            })
-            .collect();
-        assert!(!want.is_empty(), "{name}: no expect-provoke lines");
-        let cache = want[0].0.clone();
-        assert!(want.iter().all(|(c, _)| *c == cache), "{name}: one cache configuration");
-        let doc = provoke_json(&["--cache", &cache, &elf("apps-bugs", name)]);
-        let mut got: Vec<(String, String)> = doc["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|f| {
-                let class = f["finding"]["class"].as_str().unwrap();
-                let verdict = |order: &str| {
-                    let attempts = f["attempts"].as_array().unwrap();
-                    let a = attempts.iter().find(|a| a["order"] == order).expect("both orders");
-                    a["verdict"].as_str().unwrap().to_string()
-                };
-                (
-                    cache.clone(),
-                    format!("{class} a-before-b={} b-before-a={}", verdict("a-before-b"), verdict("b-before-a")),
-                )
-            })
-            .collect();
-        want.sort();
-        got.sort();
-        if got != want {
-            problems.push(format!("{name}: expected {want:?}, provoke gives {got:?}"));
-        }
-    }
+    let problems: Vec<String> = QUICK_BUGS
+        .par_iter()
+        .filter_map(|name| {
+            let source = ["c", "cpp"]
+                .iter()
+                .find_map(|ext| std::fs::read_to_string(root.join(format!("{name}.{ext}"))).ok())
+                .unwrap_or_else(|| panic!("{name}: no source"));
+            let mut want: Vec<(String, String)> = source
+                .lines()
+                .filter_map(|l| l.trim_start_matches([' ', '*']).strip_prefix("expect-provoke:"))
+                .map(|spec| {
+                    let (cache, rest) = spec.trim().split_once(' ').expect("CACHE CLASS VERDICTS");
+                    (cache.to_string(), rest.split_whitespace().collect::<Vec<_>>().join(" "))
+                })
+                .collect();
+            assert!(!want.is_empty(), "{name}: no expect-provoke lines");
+            let cache = want[0].0.clone();
+            assert!(want.iter().all(|(c, _)| *c == cache), "{name}: one cache configuration");
+            let doc = provoke_json(&["--cache", &cache, &elf("apps-bugs", name)]);
+            let mut got: Vec<(String, String)> = doc["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| {
+                    let class = f["finding"]["class"].as_str().unwrap();
+                    let verdict = |order: &str| {
+                        let attempts = f["attempts"].as_array().unwrap();
+                        let a = attempts.iter().find(|a| a["order"] == order).expect("both orders");
+                        a["verdict"].as_str().unwrap().to_string()
+                    };
+                    (
+                        cache.clone(),
+                        format!("{class} a-before-b={} b-before-a={}", verdict("a-before-b"), verdict("b-before-a")),
+                    )
+                })
+                .collect();
+            want.sort();
+            got.sort();
+            (got != want).then(|| format!("{name}: expected {want:?}, provoke gives {got:?}"))
+        })
+        .collect();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 

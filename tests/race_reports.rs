@@ -11,6 +11,7 @@
 mod common;
 
 use common::{elf, mxpsim, stderr, temp};
+use rayon::prelude::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -213,7 +214,7 @@ fn programs() -> Vec<PathBuf> {
 fn race_reports_name_what_each_program_states() {
     let programs = programs();
     assert!(programs.len() >= 30, "the set has {} programs", programs.len());
-    let problems: Vec<String> = programs.iter().flat_map(|p| check(p)).collect();
+    let problems: Vec<String> = programs.par_iter().flat_map_iter(|p| check(p)).collect();
     assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
 }
 
@@ -222,53 +223,61 @@ fn race_reports_name_what_each_program_states() {
 /// firmware/race-tests), compared as a multiset per machine configuration.
 #[test]
 fn provoke_verdicts_are_what_each_program_states() {
-    let mut problems = Vec::new();
-    let mut checked = 0;
-    for path in &programs() {
-        let source = std::fs::read_to_string(path).unwrap();
-        let program = path.file_stem().unwrap().to_str().unwrap();
-        for (i, case) in cases(&source).iter().enumerate() {
-            if case.count == 0 {
-                continue;
-            }
-            let out = temp(&format!("provoke-{program}-{i}.json"));
-            let mut args = vec!["provoke", "--report-format", "json", "--report-file", &out];
-            args.extend(case.options.split_whitespace());
-            let elf = elf("race-tests", program);
-            args.push(&elf);
-            let o = mxpsim(&args);
-            if o.status.code() != Some(0) {
-                problems.push(format!("{program} [{}]: exit {:?}: {}", case.options, o.status.code(), stderr(&o)));
-                continue;
-            }
-            let doc: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
-            let mut got: Vec<String> = doc["findings"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|f| {
-                    let class = f["finding"]["class"].as_str().unwrap();
-                    match f["attempts"].as_array().unwrap().as_slice() {
-                        [] => format!("{class} not-tried"),
-                        attempts => {
-                            let verdict = |order: &str| {
-                                let a = attempts.iter().find(|a| a["order"] == order).expect("both orders");
-                                a["verdict"].as_str().unwrap().to_string()
-                            };
-                            format!("{class} a-before-b={} b-before-a={}", verdict("a-before-b"), verdict("b-before-a"))
-                        }
-                    }
-                })
-                .collect();
-            let mut want = case.provoke.clone();
-            got.sort();
-            want.sort();
-            checked += want.len();
-            if got != want {
-                problems.push(format!("{program} [{}]: expected {want:?}, provoke gives {got:?}", case.options));
-            }
-        }
-    }
+    // Per program: its problems and the number of expect-provoke lines checked.
+    let results: Vec<(Vec<String>, usize)> = programs().par_iter().map(provoke_verdicts_of).collect();
+    let checked: usize = results.iter().map(|(_, checked)| checked).sum();
+    let problems: Vec<String> = results.into_iter().flat_map(|(problems, _)| problems).collect();
     assert!(checked >= 40, "only {checked} expect-provoke lines");
     assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+}
+
+/// One program's part of [`provoke_verdicts_are_what_each_program_states`]: the problems, and
+/// how many `expect-provoke:` lines were checked.
+fn provoke_verdicts_of(path: &PathBuf) -> (Vec<String>, usize) {
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    let source = std::fs::read_to_string(path).unwrap();
+    let program = path.file_stem().unwrap().to_str().unwrap();
+    for (i, case) in cases(&source).iter().enumerate() {
+        if case.count == 0 {
+            continue;
+        }
+        let out = temp(&format!("provoke-{program}-{i}.json"));
+        let mut args = vec!["provoke", "--report-format", "json", "--report-file", &out];
+        args.extend(case.options.split_whitespace());
+        let elf = elf("race-tests", program);
+        args.push(&elf);
+        let o = mxpsim(&args);
+        if o.status.code() != Some(0) {
+            problems.push(format!("{program} [{}]: exit {:?}: {}", case.options, o.status.code(), stderr(&o)));
+            continue;
+        }
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        let mut got: Vec<String> = doc["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                let class = f["finding"]["class"].as_str().unwrap();
+                match f["attempts"].as_array().unwrap().as_slice() {
+                    [] => format!("{class} not-tried"),
+                    attempts => {
+                        let verdict = |order: &str| {
+                            let a = attempts.iter().find(|a| a["order"] == order).expect("both orders");
+                            a["verdict"].as_str().unwrap().to_string()
+                        };
+                        format!("{class} a-before-b={} b-before-a={}", verdict("a-before-b"), verdict("b-before-a"))
+                    }
+                }
+            })
+            .collect();
+        let mut want = case.provoke.clone();
+        got.sort();
+        want.sort();
+        checked += want.len();
+        if got != want {
+            problems.push(format!("{program} [{}]: expected {want:?}, provoke gives {got:?}", case.options));
+        }
+    }
+    (problems, checked)
 }
