@@ -224,7 +224,7 @@ fn race_reports_name_what_each_program_states() {
 #[test]
 fn provoke_verdicts_are_what_each_program_states() {
     // Per program: its problems and the number of expect-provoke lines checked.
-    let results: Vec<(Vec<String>, usize)> = programs().par_iter().map(provoke_verdicts_of).collect();
+    let results: Vec<(Vec<String>, usize)> = programs().par_iter().map(|p| provoke_verdicts_of(p)).collect();
     let checked: usize = results.iter().map(|(_, checked)| checked).sum();
     let problems: Vec<String> = results.into_iter().flat_map(|(problems, _)| problems).collect();
     assert!(checked >= 40, "only {checked} expect-provoke lines");
@@ -233,7 +233,7 @@ fn provoke_verdicts_are_what_each_program_states() {
 
 /// One program's part of [`provoke_verdicts_are_what_each_program_states`]: the problems, and
 /// how many `expect-provoke:` lines were checked.
-fn provoke_verdicts_of(path: &PathBuf) -> (Vec<String>, usize) {
+fn provoke_verdicts_of(path: &Path) -> (Vec<String>, usize) {
     let mut problems = Vec::new();
     let mut checked = 0;
     let source = std::fs::read_to_string(path).unwrap();
