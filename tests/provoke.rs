@@ -2,7 +2,7 @@
 //! the program's source and the race model; byte-identical repeats; the JSON schema.
 
 mod common;
-use common::{elf, mxpsim, stderr, temp};
+use common::{elf, mxpsim, provoke_verdicts, stderr, temp};
 use rayon::prelude::*;
 use serde_json::Value;
 
@@ -164,23 +164,8 @@ fn bug_variants_get_the_verdicts_their_headers_state() {
             let cache = want[0].0.clone();
             assert!(want.iter().all(|(c, _)| *c == cache), "{name}: one cache configuration");
             let doc = provoke_json(&["--cache", &cache, &elf("apps-bugs", name)]);
-            let mut got: Vec<(String, String)> = doc["findings"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|f| {
-                    let class = f["finding"]["class"].as_str().unwrap();
-                    let verdict = |order: &str| {
-                        let attempts = f["attempts"].as_array().unwrap();
-                        let a = attempts.iter().find(|a| a["order"] == order).expect("both orders");
-                        a["verdict"].as_str().unwrap().to_string()
-                    };
-                    (
-                        cache.clone(),
-                        format!("{class} a-before-b={} b-before-a={}", verdict("a-before-b"), verdict("b-before-a")),
-                    )
-                })
-                .collect();
+            let mut got: Vec<(String, String)> =
+                doc["findings"].as_array().unwrap().iter().map(|f| (cache.clone(), provoke_verdicts(f))).collect();
             want.sort();
             got.sort();
             (got != want).then(|| format!("{name}: expected {want:?}, provoke gives {got:?}"))

@@ -320,18 +320,17 @@ fn vbw_mtx_motest_has_the_papers_race_with_64_byte_lines() {
 #[test]
 fn injected_bugs_are_all_reported() {
     const CACHE: &str = "line=16,wb=line";
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let names = |dir: &str| -> Vec<String> {
-        let mut v: Vec<String> =
-            std::fs::read_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("firmware/bin").join(dir))
-                .unwrap()
-                .map(|e| e.unwrap().path().file_stem().unwrap().to_str().unwrap().to_string())
-                .collect();
+        let mut v: Vec<String> = std::fs::read_dir(root.join("firmware/bin").join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path().file_stem().unwrap().to_str().unwrap().to_string())
+            .collect();
         v.sort();
         v
     };
     let (apps, bugs) = (names("apps"), names("apps-bugs"));
-    let table = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/verdicts.expected"))
-        .expect("the verdict table");
+    let table = std::fs::read_to_string(root.join("tests/verdicts.expected")).expect("the verdict table");
     // `program cache status races signature`, a row per program and configuration.
     let own_races = |app: &str| -> u64 {
         let row = table.lines().map(|l| l.split_whitespace().collect::<Vec<_>>()).find(|r| r[..2] == [app, CACHE]);

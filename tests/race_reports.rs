@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{elf, mxpsim, stderr, temp};
+use common::{elf, mxpsim, provoke_verdicts, stderr, temp};
 use rayon::prelude::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -253,24 +253,7 @@ fn provoke_verdicts_of(path: &Path) -> (Vec<String>, usize) {
             continue;
         }
         let doc: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
-        let mut got: Vec<String> = doc["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|f| {
-                let class = f["finding"]["class"].as_str().unwrap();
-                match f["attempts"].as_array().unwrap().as_slice() {
-                    [] => format!("{class} not-tried"),
-                    attempts => {
-                        let verdict = |order: &str| {
-                            let a = attempts.iter().find(|a| a["order"] == order).expect("both orders");
-                            a["verdict"].as_str().unwrap().to_string()
-                        };
-                        format!("{class} a-before-b={} b-before-a={}", verdict("a-before-b"), verdict("b-before-a"))
-                    }
-                }
-            })
-            .collect();
+        let mut got: Vec<String> = doc["findings"].as_array().unwrap().iter().map(provoke_verdicts).collect();
         let mut want = case.provoke.clone();
         got.sort();
         want.sort();

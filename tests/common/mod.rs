@@ -30,6 +30,22 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// A finding of `mxpsim provoke`'s JSON report as the firmware headers' `expect-provoke:`
+/// lines state it: `CLASS a-before-b=V b-before-a=V`, or `CLASS not-tried`.
+pub fn provoke_verdicts(finding: &serde_json::Value) -> String {
+    let class = finding["finding"]["class"].as_str().unwrap();
+    match finding["attempts"].as_array().unwrap().as_slice() {
+        [] => format!("{class} not-tried"),
+        attempts => {
+            let verdict = |order: &str| {
+                let a = attempts.iter().find(|a| a["order"] == order).expect("both orders");
+                a["verdict"].as_str().unwrap().to_string()
+            };
+            format!("{class} a-before-b={} b-before-a={}", verdict("a-before-b"), verdict("b-before-a"))
+        }
+    }
+}
+
 /// Starts `mxpsim ARGS` (with `envs` set) with its output in files, sends `signal` once it has
 /// run for `after`, and returns its output.
 pub fn interrupted_after(
