@@ -142,14 +142,28 @@ pub(super) fn compute(op: Opcode, ctx: &Ctx, a: Elem, b: Elem) -> Option<Elem> {
     with_element_fn(op, ctx, One(a, b))
 }
 
-/// The value VMULFXP, VADDFXP and VSUBFXP store into a narrower destination: they saturate to
-/// its range instead of truncating (§3.6). Every other result is truncated by the store.
-pub(super) fn narrow(op: Opcode, calc: IntType, dest: IntType, value: i64) -> i64 {
-    let saturates = matches!(op, Opcode::Vmulfxp | Opcode::Vaddfxp | Opcode::Vsubfxp);
-    if saturates && calc.size > dest.size {
-        dest.saturate(value.into()).0
-    } else {
-        value
+/// How a result reaches a narrower destination: VMULFXP, VADDFXP and VSUBFXP saturate to its
+/// range instead of truncating (§3.6); every other result is truncated by the store. Decided
+/// once per instruction.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Narrowing {
+    /// The destination type results saturate to, if they do.
+    saturate_to: Option<IntType>,
+}
+
+impl Narrowing {
+    pub fn new(op: Opcode, calc: IntType, dest: IntType) -> Self {
+        let saturates = matches!(op, Opcode::Vmulfxp | Opcode::Vaddfxp | Opcode::Vsubfxp);
+        Narrowing { saturate_to: (saturates && calc.size > dest.size).then_some(dest) }
+    }
+
+    /// The value stored for the result `value`.
+    #[inline(always)]
+    pub fn apply(self, value: i64) -> i64 {
+        match self.saturate_to {
+            Some(dest) => dest.saturate(value.into()).0,
+            None => value,
+        }
     }
 }
 
@@ -375,11 +389,12 @@ mod tests {
     #[test]
     fn narrowing_saturates_only_fixed_point_results() {
         let dest = SBYTE;
-        assert_eq!(narrow(Opcode::Vaddfxp, SHALF, dest, 300), 127);
-        assert_eq!(narrow(Opcode::Vsubfxp, SHALF, dest, -300), -128);
-        assert_eq!(narrow(Opcode::Vmulfxp, SHALF, dest, 5), 5);
-        assert_eq!(narrow(Opcode::Vadd, SHALF, dest, 300), 300); // the store truncates it
-        assert_eq!(narrow(Opcode::Vaddfxp, SBYTE, dest, 127), 127);
+        let narrow = |op, calc, value| Narrowing::new(op, calc, dest).apply(value);
+        assert_eq!(narrow(Opcode::Vaddfxp, SHALF, 300), 127);
+        assert_eq!(narrow(Opcode::Vsubfxp, SHALF, -300), -128);
+        assert_eq!(narrow(Opcode::Vmulfxp, SHALF, 5), 5);
+        assert_eq!(narrow(Opcode::Vadd, SHALF, 300), 300); // the store truncates it
+        assert_eq!(narrow(Opcode::Vaddfxp, SBYTE, 127), 127);
     }
 
     #[test]

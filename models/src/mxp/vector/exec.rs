@@ -1,7 +1,7 @@
 //! Running one instruction over its rows: fetching operands, and the three ways results leave
 //! the engine — stored element by element, reduced by the accumulator, or set into the mask.
 
-use super::alu::{self, Ctx, Elem};
+use super::alu::{self, Ctx, Elem, Narrowing};
 use super::int_type::IntType;
 use super::layout::{self, Row};
 use super::{Mask, Params, VectorError, VectorState};
@@ -15,6 +15,7 @@ struct Plan<'a> {
     shape: &'a Shape,
     ctx: Ctx,
     dest: IntType,
+    narrowing: Narrowing,
     /// Elements per row.
     len: u32,
     /// Elements per wavefront.
@@ -29,6 +30,7 @@ impl<'a> Plan<'a> {
             shape,
             ctx,
             dest: insn.d.into(),
+            narrowing: Narrowing::new(insn.op, ctx.calc, insn.d.into()),
             len: layout::row_len(insn, shape, mask),
             wave_len: layout::wave_len(ctx.calc, params.lanes),
         }
@@ -169,8 +171,9 @@ struct Chunk {
 }
 
 /// The most elements of a chunk larger than a wavefront (it bounds the buffers for rows of
-/// any length).
-const MAX_CHUNK: u32 = 4096;
+/// any length). Small enough for a chunk's sources (16 bytes an element each) to stay in the
+/// host's first-level cache between their gather and their use.
+const MAX_CHUNK: u32 = 512;
 
 /// A row of `len` elements in chunks of `size` (the last may be shorter), as `first..end`.
 fn chunks(len: u32, size: u32) -> impl Iterator<Item = (u32, u32)> {
@@ -198,12 +201,17 @@ impl Operands {
         Operands { a: Source::a(plan, row), b: Source::b(plan, row) }
     }
 
-    /// What the elements `first..end` compute, into `chunk.results` (all sources are read
-    /// first; a disabled element writes nothing).
-    fn compute_chunk(&self, plan: &Plan, state: &VectorState, first: u32, end: u32, chunk: &mut Chunk) {
+    /// The source elements `first..end`, into `chunk.a` and `chunk.b`.
+    fn fetch_chunk(&self, plan: &Plan, state: &VectorState, first: u32, end: u32, chunk: &mut Chunk) {
         let calc = plan.ctx.calc;
         self.a.fetch_range(state, calc, first, end, &mut chunk.a);
         self.b.fetch_range(state, calc, first, end, &mut chunk.b);
+    }
+
+    /// What the elements `first..end` compute, into `chunk.results` (all sources are read
+    /// first; a disabled element writes nothing).
+    fn compute_chunk(&self, plan: &Plan, state: &VectorState, first: u32, end: u32, chunk: &mut Chunk) {
+        self.fetch_chunk(plan, state, first, end, chunk);
         let all = ComputeAll { a: &chunk.a, b: &chunk.b, results: &mut chunk.results };
         alu::with_element_fn(plan.insn.op, &plan.ctx, all);
         if plan.insn.masked {
@@ -253,37 +261,84 @@ fn store_elements(plan: &Plan, state: &mut VectorState, rows: impl Rows) -> Resu
             plan.wave_len
         };
         for (start, end) in chunks(plan.len, chunk_len) {
-            operands.compute_chunk(plan, state, start, end, &mut chunk);
-            match plan.dest.size {
-                Size::Byte => store_chunk::<1>(plan, state, row.d, start, &chunk.results),
-                Size::Half => store_chunk::<2>(plan, state, row.d, start, &chunk.results),
-                Size::Word => store_chunk::<4>(plan, state, row.d, start, &chunk.results),
+            // The chunk's sources are all read before any of its results is stored.
+            operands.fetch_chunk(plan, state, start, end, &mut chunk);
+            let stored = match plan.dest.size {
+                Size::Byte => store_chunk::<1>(plan, state, row.d, start, &chunk),
+                Size::Half => store_chunk::<2>(plan, state, row.d, start, &chunk),
+                Size::Word => store_chunk::<4>(plan, state, row.d, start, &chunk),
+            };
+            if !stored {
+                store_wrapping_chunk(plan, state, row.d, start, end, &mut chunk);
             }
         }
     }
     Ok(())
 }
 
-/// Stores `results`, elements `first..` of the row at `d` (each D element of `N` bytes), as
-/// [`store_element`] stores them one by one: straight into the scratchpad's slices unless the
-/// chunk wraps around its end.
-fn store_chunk<const N: usize>(plan: &Plan, state: &mut VectorState, d: u32, first: u32, results: &[Option<Elem>]) {
-    let narrowed = |result: &Elem| alu::narrow(plan.insn.op, plan.ctx.calc, plan.dest, result.value) as u32;
-    let at = layout::element_addr(d, first, plan.dest.size) as usize;
-    let bytes = results.len() * N;
-    if let (Some(data), Some(flags)) = (state.data.get_mut(at..at + bytes), state.flags.get_mut(at..at + bytes)) {
-        for ((result, value), flag) in results.iter().zip(data.chunks_exact_mut(N)).zip(flags.chunks_exact_mut(N)) {
-            if let Some(result) = result {
-                value.copy_from_slice(&narrowed(result).to_le_bytes()[..N]);
+/// [`alu::ElementLoop`]: each pair of source elements through the operation, each enabled
+/// result straight into its D element of `N` bytes and its flag, as [`store_element`] stores
+/// them.
+struct ComputeStore<'a, const N: usize> {
+    plan: &'a Plan<'a>,
+    a: &'a [Elem],
+    b: &'a [Elem],
+    /// D's bytes for the chunk, and their flags.
+    data: &'a mut [u8],
+    flags: &'a mut [u8],
+    /// The mask, and the row's index of the chunk's first element: consulted only for a
+    /// masked instruction.
+    mask: &'a Mask,
+    first: u32,
+}
+
+impl<const N: usize> alu::ElementLoop for ComputeStore<'_, N> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self, f: impl Fn(Elem, Elem) -> Option<Elem>) {
+        // Copied out of the plan: the stores through `data` could otherwise be taken to
+        // change them, and they would be loaded again for every element.
+        let (masked, narrowing) = (self.plan.insn.masked, self.plan.narrowing);
+        let insn = self.plan.insn;
+        let sources = self.a.iter().zip(self.b);
+        let destinations = self.data.chunks_exact_mut(N).zip(self.flags.chunks_exact_mut(N));
+        for (i, ((&a, &b), (value, flag))) in (self.first..).zip(sources.zip(destinations)) {
+            if masked && !layout::enabled(insn, self.mask, i) {
+                continue;
+            }
+            if let Some(result) = f(a, b) {
+                let narrowed = narrowing.apply(result.value) as u32;
+                value.copy_from_slice(&narrowed.to_le_bytes()[..N]);
                 flag.copy_from_slice(&u32::from(result.flag).to_le_bytes()[..N]);
             }
         }
-        return;
     }
-    for (i, result) in (first..).zip(results) {
-        if let Some(result) = result {
+}
+
+/// Computes the chunk whose sources are in `chunk` and stores its results, elements
+/// `first..` of the row at `d` (each D element of `N` bytes), straight into the scratchpad's
+/// slices; `false` (nothing done) if the chunk wraps around the scratchpad's end.
+fn store_chunk<const N: usize>(plan: &Plan, state: &mut VectorState, d: u32, first: u32, chunk: &Chunk) -> bool {
+    let at = layout::element_addr(d, first, plan.dest.size) as usize;
+    let bytes = chunk.a.len() * N;
+    let (Some(data), Some(flags)) = (state.data.get_mut(at..at + bytes), state.flags.get_mut(at..at + bytes)) else {
+        return false;
+    };
+    let mask = &state.mask;
+    let store = ComputeStore::<N> { plan, a: &chunk.a, b: &chunk.b, data, flags, mask, first };
+    alu::with_element_fn(plan.insn.op, &plan.ctx, store);
+    true
+}
+
+/// [`store_chunk`] for a chunk that wraps around the scratchpad's end: element by element.
+fn store_wrapping_chunk(plan: &Plan, state: &mut VectorState, d: u32, first: u32, end: u32, chunk: &mut Chunk) {
+    let all = ComputeAll { a: &chunk.a, b: &chunk.b, results: &mut chunk.results };
+    alu::with_element_fn(plan.insn.op, &plan.ctx, all);
+    for (i, result) in (first..end).zip(&chunk.results) {
+        if let Some(result) = result.filter(|_| layout::enabled(plan.insn, &state.mask, i)) {
+            let narrowed = plan.narrowing.apply(result.value);
             let addr = layout::element_addr(d, i, plan.dest.size);
-            store_element(state, addr, plan.dest.size, Elem::new(narrowed(result).into(), result.flag));
+            store_element(state, addr, plan.dest.size, Elem::new(narrowed, result.flag));
         }
     }
 }
