@@ -162,41 +162,6 @@ impl EventSink for () {
     }
 }
 
-/// Two sinks fed the same stream (e.g. the race checker and a trace recorder).
-impl<A: EventSink, B: EventSink> EventSink for (A, B) {
-    const ENABLED: bool = A::ENABLED || B::ENABLED;
-    fn emit(&mut self, event: Event) {
-        if A::ENABLED && B::ENABLED {
-            self.0.emit(event.clone());
-            self.1.emit(event);
-        } else if A::ENABLED {
-            self.0.emit(event);
-        } else {
-            self.1.emit(event);
-        }
-    }
-    fn cached(&mut self, access: Access, range: Range, origin: Origin) {
-        if A::ENABLED && B::ENABLED {
-            self.0.cached(access, range, origin);
-            self.1.cached(access, range, origin);
-        } else if A::ENABLED {
-            self.0.cached(access, range, origin);
-        } else {
-            self.1.cached(access, range, origin);
-        }
-    }
-    fn position(&self) -> Pos {
-        if A::ENABLED {
-            self.0.position()
-        } else {
-            self.1.position()
-        }
-    }
-    fn wants_halt(&self) -> bool {
-        self.0.wants_halt() || self.1.wants_halt()
-    }
-}
-
 /// Collects events in memory (tests, and small runs).
 impl EventSink for Vec<Event> {
     fn emit(&mut self, event: Event) {

@@ -2,7 +2,7 @@
 
 use crate::config::{parse_size, MachineConfig};
 use crate::elf;
-use crate::event_trace::{Frame, Header, TraceError, TraceReader, TraceWriter};
+use crate::event_trace::{Frame, Header, Recording, TraceError, TraceReader, TraceWriter};
 use crate::exit_code::{self, Failure, RunEnd, RACES_FOUND};
 use crate::gdb::{self, RacesSoFar};
 use crate::machine::{signature_range, Fault, Limits, Machine, Outcome, RunNotes};
@@ -927,17 +927,15 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     };
     let (timeline, timeline_out) = timeline.map_or((None, None), |(r, f)| (Some(r), Some(f)));
     let outputs = Outputs { stats: stats_out, signature: signature_out, progress, timeline };
-    // One monomorphised machine per combination of sinks: an unused sink costs nothing.
+    // One monomorphised machine per sink: an unused sink costs nothing, and a recorded run
+    // has the checker beside the recorder or not.
     let (end, race, recorder, notes, mut late) = match (race, recorder) {
         (None, None) => simulate(args, &config, image, host, (), outputs).map(|(e, (), n, l)| (e, None, None, n, l))?,
         (Some(r), None) => {
             simulate(args, &config, image, host, r, outputs).map(|(e, r, n, l)| (e, Some(r), None, n, l))?
         }
-        (None, Some(t)) => {
-            simulate(args, &config, image, host, t, outputs).map(|(e, t, n, l)| (e, None, Some(t), n, l))?
-        }
-        (Some(r), Some(t)) => simulate(args, &config, image, host, (r, t), outputs)
-            .map(|(e, (r, t), n, l)| (e, Some(r), Some(t), n, l))?,
+        (race, Some(trace)) => simulate(args, &config, image, host, Recording { trace, race }, outputs)
+            .map(|(e, recording, n, l)| (e, recording.race, Some(recording.trace), n, l))?,
     };
     if let (Some(recorder), Some(path)) = (recorder, &args.record_trace) {
         late.note(recorder.finish(&notes, &end).map_err(io_error("the event trace", path)));

@@ -23,7 +23,8 @@
 use crate::exit_code::RunEnd;
 use crate::heap::HeapEvent;
 use crate::machine::RunNotes;
-use mxpsim_detector::event::{CacheGeometry, Event, Pos, Range, Space};
+use crate::race_check::RaceCheck;
+use mxpsim_detector::event::{Access, CacheGeometry, Event, Origin, Pos, Range, Space};
 use mxpsim_models::events::EventSink;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -195,6 +196,38 @@ impl<W: Write> EventSink for TraceWriter<W> {
     }
     fn position(&self) -> Pos {
         self.cpu_nodes
+    }
+}
+
+/// The sink of a run that records its event trace (`--record-trace`), with the race checker
+/// fed the same stream or without it: one type for both, so that the simulator is compiled
+/// once for them (its generic code is most of the crate's build time; a recorded run is not
+/// one whose speed counts, so the checker's presence is looked at per event).
+pub struct Recording<W: Write> {
+    pub trace: TraceWriter<W>,
+    pub race: Option<RaceCheck>,
+}
+
+impl<W: Write> EventSink for Recording<W> {
+    fn emit(&mut self, event: Event) {
+        if let Some(race) = &mut self.race {
+            race.emit(event.clone());
+        }
+        self.trace.emit(event);
+    }
+    fn cached(&mut self, access: Access, range: Range, origin: Origin) {
+        if let Some(race) = &mut self.race {
+            race.cached(access, range, origin);
+        }
+        self.trace.cached(access, range, origin);
+    }
+    /// The checker's, when it runs (its detector numbers the nodes); the trace's counts the
+    /// same nodes.
+    fn position(&self) -> Pos {
+        self.race.as_ref().map_or_else(|| self.trace.position(), |race| race.position())
+    }
+    fn wants_halt(&self) -> bool {
+        self.race.as_ref().is_some_and(|race| race.wants_halt())
     }
 }
 

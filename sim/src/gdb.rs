@@ -17,7 +17,7 @@
 //! access revealed the first race, after the races are listed on standard error; continuing
 //! from there ends the run. Ctrl-C in the debugger stops the run where it is.
 
-use crate::event_trace::TraceWriter;
+use crate::event_trace::Recording;
 use crate::exit_code::{RunEnd, RACES_FOUND};
 use crate::machine::{Machine, Outcome, Progress};
 use crate::race_check::RaceCheck;
@@ -72,15 +72,9 @@ impl RacesSoFar for RaceCheck {
     }
 }
 
-impl<W: std::io::Write> RacesSoFar for TraceWriter<W> {
+impl<W: std::io::Write> RacesSoFar for Recording<W> {
     fn races_so_far(&self) -> Option<&Report> {
-        None
-    }
-}
-
-impl<A: RacesSoFar, B: RacesSoFar> RacesSoFar for (A, B) {
-    fn races_so_far(&self) -> Option<&Report> {
-        self.0.races_so_far().or_else(|| self.1.races_so_far())
+        self.race.as_ref().map(RaceCheck::races_so_far)
     }
 }
 
