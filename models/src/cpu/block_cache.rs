@@ -65,7 +65,7 @@ pub struct Block {
     len: u8,
     bytes: u8,
     pub touches_memory: bool,
-    heat: u8,
+    heat: u16,
 }
 
 // The fields hold a block's size (its instructions, of 2 bytes at least, are fewer than its bytes).
