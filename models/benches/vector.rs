@@ -53,16 +53,23 @@ fn cases() -> Vec<(&'static str, VectorInsn)> {
 fn vector(c: &mut Criterion) {
     let params = Params { lanes: 8, fxp_frac_bits: [4, 15, 16] };
     let stop = StopRequest::default();
-    let mut state = VectorState::new(SCRATCHPAD);
-    for (k, byte) in state.data.iter_mut().enumerate() {
+    // Pseudo-random bytes, and a flag on about every other element (so that a conditional
+    // move on a flag moves about half the elements).
+    let mut initial = VectorState::new(SCRATCHPAD);
+    for (k, byte) in initial.data.iter_mut().enumerate() {
         *byte = (k as u32).wrapping_mul(2_654_435_761).to_le_bytes()[3];
+    }
+    for (flag, byte) in initial.flags.iter_mut().zip(&initial.data) {
+        *flag = byte & 1;
     }
     let mut group = c.benchmark_group("vector");
     group.throughput(Throughput::Elements(VL.into()));
     for (name, insn) in cases() {
         let shape = Shape::vector(VL);
-        // The state carries over from run to run (an in-place instruction changes its values,
-        // not the work it takes), as a program's scratchpad does.
+        // Each case from the same scratchpad; within a case it carries over from run to run
+        // (an in-place instruction changes its values, not the work it takes), as a
+        // program's does.
+        let mut state = initial.clone();
         group.bench_function(name, |b| b.iter(|| execute(&insn, &shape, &mut state, &params, &stop).expect("runs")));
     }
     group.finish();

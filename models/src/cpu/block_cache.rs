@@ -54,28 +54,38 @@ fn index(pc: u32) -> usize {
 }
 
 /// A block: its instructions are the arena's `start..start + len`, covering `bytes` bytes of
-/// code from its first instruction's address; `touches_memory` if one of them accesses data
+/// code from its first instruction's address; it touches memory if one of them accesses data
 /// memory; `code` names its compiled code ([`super::jit::code`]), and `heat` counts its runs
 /// by the interpreter until it is compiled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Block {
     pub start: u32,
     pub code: u32,
-    /// (Bytes, not words: a small table is a fast one.)
+    /// The length, and [`TOUCHES_MEMORY`]. (Bytes, not words, and a flag folded in: a small
+    /// table is a fast one, and a block of 12 bytes makes a slot of 16.)
     len: u8,
     bytes: u8,
-    pub touches_memory: bool,
     heat: u16,
 }
 
-// The fields hold a block's size (its instructions, of 2 bytes at least, are fewer than its bytes).
-const _: () = assert!(MAX_BYTES <= u8::MAX as u32);
+/// The bit of [`Block::len`]'s byte that says the block touches memory.
+const TOUCHES_MEMORY: u8 = 0x80;
+
+// The fields hold a block's size (its instructions, of 2 bytes at least, are fewer than its
+// bytes, and fewer than the flag bit).
+const _: () = assert!(MAX_BYTES <= u8::MAX as u32 && MAX_INSNS < TOUCHES_MEMORY as u32);
 
 impl Block {
     /// How many instructions it holds.
     #[inline(always)]
     pub fn len(&self) -> u32 {
-        self.len.into()
+        (self.len & !TOUCHES_MEMORY).into()
+    }
+
+    /// Whether one of its instructions accesses data memory.
+    #[inline(always)]
+    pub fn touches_memory(&self) -> bool {
+        self.len & TOUCHES_MEMORY != 0
     }
 }
 
@@ -101,7 +111,7 @@ pub struct BlockCache {
 
 impl Default for BlockCache {
     fn default() -> Self {
-        let empty_block = Block { start: 0, code: jit::code::NONE, len: 0, bytes: 0, touches_memory: false, heat: 0 };
+        let empty_block = Block { start: 0, code: jit::code::NONE, len: 0, bytes: 0, heat: 0 };
         BlockCache {
             slots: (0..SLOTS)
                 .map(|i| Slot { pc: empty(i), block: empty_block })
@@ -162,9 +172,8 @@ impl BlockCache {
         let block = Block {
             start,
             code: jit::code::NONE,
-            len: insns.len() as u8,
+            len: insns.len() as u8 | if insns.iter().any(|i| i.op.accesses_memory()) { TOUCHES_MEMORY } else { 0 },
             bytes: at.wrapping_sub(pc) as u8,
-            touches_memory: insns.iter().any(|i| i.op.accesses_memory()),
             heat: 0,
         };
         self.mark_code(pc, block.bytes.into());
@@ -325,9 +334,9 @@ mod tests {
         assert_eq!(ops(&c, b), [(Op::Addi, 4), (Op::Addi, 2), (Op::Jal, 4)]);
         assert_eq!(c.index.get(0x100), Some(b));
         assert_eq!(c.index.get(0x104), None, "only the start finds a block");
-        assert!(!b.touches_memory);
+        assert!(!b.touches_memory());
         let lw = code(&[(0x300, ADDI_A0_1), (0x304, 0x0005_a503), (0x308, JAL_RA)]); // lw a0, 0(a1)
-        assert!(build(&mut c, &lw, 0x300).touches_memory);
+        assert!(build(&mut c, &lw, 0x300).touches_memory());
     }
 
     #[test]

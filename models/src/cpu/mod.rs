@@ -427,7 +427,7 @@ impl Hart {
             let mut pc = pc;
             loop {
                 // (Per block, not per access: the loop stays small.)
-                *touched |= block.touches_memory;
+                *touched |= block.touches_memory();
                 // Straight through the block; anything that needs a look between
                 // instructions (an interrupt due, a stop the bus asked for, a CSR write, a
                 // store to this very code) brings `irq_check_at` forward, and the block is left

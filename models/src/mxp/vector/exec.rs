@@ -8,6 +8,7 @@ use super::{Mask, Params, VectorError, VectorState};
 use crate::mxp::command::{Opcode, Size, SrcA, SrcB, VectorInsn};
 use crate::mxp::regs::Shape;
 use crate::stop::StopRequest;
+use std::ops::Range;
 
 /// An instruction with everything derived from it once.
 struct Plan<'a> {
@@ -166,7 +167,9 @@ struct Operands {
 struct Chunk {
     a: Vec<Elem>,
     b: Vec<Elem>,
-    /// Per element of the chunk: what it writes (`None`: disabled, or it writes nothing).
+    /// Per element of the chunk: what it writes (`None`: nothing; [`Operands::compute_chunk`]
+    /// also makes a disabled element's `None`, [`compute_store_wrapping_chunk`] looks at the
+    /// mask itself).
     results: Vec<Option<Elem>>,
 }
 
@@ -264,12 +267,12 @@ fn store_elements(plan: &Plan, state: &mut VectorState, rows: impl Rows) -> Resu
             // The chunk's sources are all read before any of its results is stored.
             operands.fetch_chunk(plan, state, start, end, &mut chunk);
             let stored = match plan.dest.size {
-                Size::Byte => store_chunk::<1>(plan, state, row.d, start, &chunk),
-                Size::Half => store_chunk::<2>(plan, state, row.d, start, &chunk),
-                Size::Word => store_chunk::<4>(plan, state, row.d, start, &chunk),
+                Size::Byte => compute_store_chunk::<1>(plan, state, row.d, start..end, &chunk),
+                Size::Half => compute_store_chunk::<2>(plan, state, row.d, start..end, &chunk),
+                Size::Word => compute_store_chunk::<4>(plan, state, row.d, start..end, &chunk),
             };
             if !stored {
-                store_wrapping_chunk(plan, state, row.d, start, end, &mut chunk);
+                compute_store_wrapping_chunk(plan, state, row.d, start, end, &mut chunk);
             }
         }
     }
@@ -286,10 +289,10 @@ struct ComputeStore<'a, const N: usize> {
     /// D's bytes for the chunk, and their flags.
     data: &'a mut [u8],
     flags: &'a mut [u8],
-    /// The mask, and the row's index of the chunk's first element: consulted only for a
+    /// The mask, and the chunk's elements as indices in the row: consulted only for a
     /// masked instruction.
     mask: &'a Mask,
-    first: u32,
+    elements: Range<u32>,
 }
 
 impl<const N: usize> alu::ElementLoop for ComputeStore<'_, N> {
@@ -302,7 +305,7 @@ impl<const N: usize> alu::ElementLoop for ComputeStore<'_, N> {
         let insn = self.plan.insn;
         let sources = self.a.iter().zip(self.b);
         let destinations = self.data.chunks_exact_mut(N).zip(self.flags.chunks_exact_mut(N));
-        for (i, ((&a, &b), (value, flag))) in (self.first..).zip(sources.zip(destinations)) {
+        for (i, ((&a, &b), (value, flag))) in self.elements.zip(sources.zip(destinations)) {
             if masked && !layout::enabled(insn, self.mask, i) {
                 continue;
             }
@@ -315,23 +318,30 @@ impl<const N: usize> alu::ElementLoop for ComputeStore<'_, N> {
     }
 }
 
-/// Computes the chunk whose sources are in `chunk` and stores its results, elements
-/// `first..` of the row at `d` (each D element of `N` bytes), straight into the scratchpad's
-/// slices; `false` (nothing done) if the chunk wraps around the scratchpad's end.
-fn store_chunk<const N: usize>(plan: &Plan, state: &mut VectorState, d: u32, first: u32, chunk: &Chunk) -> bool {
-    let at = layout::element_addr(d, first, plan.dest.size) as usize;
+/// Computes the chunk whose sources are in `chunk` and stores its results, the `elements` of
+/// the row at `d` (each D element of `N` bytes), straight into the scratchpad's slices;
+/// `false` (nothing done) if the chunk wraps around the scratchpad's end.
+fn compute_store_chunk<const N: usize>(
+    plan: &Plan,
+    state: &mut VectorState,
+    d: u32,
+    elements: Range<u32>,
+    chunk: &Chunk,
+) -> bool {
+    let at = layout::element_addr(d, elements.start, plan.dest.size) as usize;
     let bytes = chunk.a.len() * N;
     let (Some(data), Some(flags)) = (state.data.get_mut(at..at + bytes), state.flags.get_mut(at..at + bytes)) else {
         return false;
     };
     let mask = &state.mask;
-    let store = ComputeStore::<N> { plan, a: &chunk.a, b: &chunk.b, data, flags, mask, first };
+    let store = ComputeStore::<N> { plan, a: &chunk.a, b: &chunk.b, data, flags, mask, elements };
     alu::with_element_fn(plan.insn.op, &plan.ctx, store);
     true
 }
 
-/// [`store_chunk`] for a chunk that wraps around the scratchpad's end: element by element.
-fn store_wrapping_chunk(plan: &Plan, state: &mut VectorState, d: u32, first: u32, end: u32, chunk: &mut Chunk) {
+/// [`compute_store_chunk`] for a chunk that wraps around the scratchpad's end: element by
+/// element.
+fn compute_store_wrapping_chunk(plan: &Plan, state: &mut VectorState, d: u32, first: u32, end: u32, chunk: &mut Chunk) {
     let all = ComputeAll { a: &chunk.a, b: &chunk.b, results: &mut chunk.results };
     alu::with_element_fn(plan.insn.op, &plan.ctx, all);
     for (i, result) in (first..end).zip(&chunk.results) {
