@@ -491,7 +491,7 @@ mod tests {
             match step {
                 Step::Cached { write, line, word, width, pc } => {
                     let access = if write { Access::Write } else { Access::Read };
-                    let start = base + 32 * line + (4 * word & !(width - 1));
+                    let start = base + 32 * line + ((4 * word) & !(width - 1));
                     events.push(Event::Cached { access, range: Range::new(start, width), origin: origin(pc, cycle) });
                     pos += 1;
                 }

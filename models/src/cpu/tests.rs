@@ -1075,13 +1075,17 @@ mod translated {
                 1 => *slot = covering & !2,
                 _ => {}
             }
-            if state.position % 7 == 0 {
+            if state.position.is_multiple_of(7) {
                 state.generation += 1;
             }
             match access {
                 EventAccess::Read => state.read = (state.position, origin),
                 EventAccess::Write => {
-                    let key = if state.position % 5 == 0 { 0 } else { HeldStores::key_of(state.held_generation, line) };
+                    let key = if state.position.is_multiple_of(5) {
+                        0
+                    } else {
+                        HeldStores::key_of(state.held_generation, line)
+                    };
                     let index = (line >> LINE_SHIFT) as usize % state.held.len();
                     state.held[index] = Held { key, pos: state.position, origin, range };
                 }
