@@ -89,6 +89,9 @@ pub struct Axi {
     free_at: u64,
     /// Transactions waiting for grants, per master, in issue order.
     waiting: [VecDeque<Pending>; MASTERS],
+    /// How many transactions `waiting` holds in all: an idle bus answers at once (most looks
+    /// at it find it so: every post and transfer first grants what is due).
+    queued: usize,
     /// The master granted last (round-robin starts after it).
     last_granted: usize,
     next_txn: Txn,
@@ -103,6 +106,7 @@ impl Axi {
             cfg,
             free_at: 0,
             waiting: Default::default(),
+            queued: 0,
             last_granted: MASTERS - 1,
             next_txn: 0,
             completed: Vec::new(),
@@ -118,11 +122,15 @@ impl Axi {
         } as u64;
         let beats = bytes.div_ceil(self.cfg.data_width.into()).max(1);
         self.waiting[master as usize].push_back(Pending { txn, ready_at: now, beats, latency, posted });
+        self.queued += 1;
         txn
     }
 
     /// When the next grant happens and to which master, if any burst is waiting.
     fn next_grant(&self) -> Option<(u64, usize)> {
+        if self.queued == 0 {
+            return None;
+        }
         let earliest = self.waiting.iter().filter_map(|q| q.front()).map(|b| b.ready_at).min()?;
         let at = self.free_at.max(earliest);
         // Round-robin among the masters with a burst ready at that moment.
@@ -144,6 +152,7 @@ impl Axi {
         let last = p.beats == 0;
         if last {
             queue.pop_front();
+            self.queued -= 1;
         }
         self.free_at = at + beats;
         self.last_granted = master;
@@ -157,9 +166,10 @@ impl Axi {
     /// Grants all the remaining bursts of `master`'s first transaction at once, when no other
     /// master waits (they would then be granted back to back): its completion cycle.
     fn grant_alone(&mut self, master: usize) -> Option<u64> {
-        let others_wait = (0..MASTERS).any(|m| m != master && !self.waiting[m].is_empty());
+        let others_wait = self.queued > self.waiting[master].len();
         let p = *self.waiting[master].front().filter(|_| !others_wait)?;
         self.waiting[master].pop_front();
+        self.queued -= 1;
         let at = self.free_at.max(p.ready_at);
         self.free_at = at + p.beats;
         self.last_granted = master;
