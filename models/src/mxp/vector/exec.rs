@@ -167,9 +167,7 @@ struct Operands {
 struct Chunk {
     a: Vec<Elem>,
     b: Vec<Elem>,
-    /// Per element of the chunk: what it writes (`None`: nothing; [`Operands::compute_chunk`]
-    /// also makes a disabled element's `None`, [`compute_store_wrapping_chunk`] looks at the
-    /// mask itself).
+    /// Per element of the chunk: what it writes (`None`: disabled, or it writes nothing).
     results: Vec<Option<Elem>>,
 }
 
@@ -199,6 +197,20 @@ impl alu::ElementLoop for ComputeAll<'_> {
     }
 }
 
+/// What the `elements` of a chunk whose sources are in `chunk` compute, into `chunk.results`
+/// (a disabled element writes nothing).
+fn compute_fetched(plan: &Plan, mask: &Mask, elements: Range<u32>, chunk: &mut Chunk) {
+    let all = ComputeAll { a: &chunk.a, b: &chunk.b, results: &mut chunk.results };
+    alu::with_element_fn(plan.insn.op, &plan.ctx, all);
+    if plan.insn.masked {
+        for (i, result) in elements.zip(chunk.results.iter_mut()) {
+            if !layout::enabled(plan.insn, mask, i) {
+                *result = None;
+            }
+        }
+    }
+}
+
 impl Operands {
     fn new(plan: &Plan, row: &Row) -> Self {
         Operands { a: Source::a(plan, row), b: Source::b(plan, row) }
@@ -215,15 +227,7 @@ impl Operands {
     /// first; a disabled element writes nothing).
     fn compute_chunk(&self, plan: &Plan, state: &VectorState, first: u32, end: u32, chunk: &mut Chunk) {
         self.fetch_chunk(plan, state, first, end, chunk);
-        let all = ComputeAll { a: &chunk.a, b: &chunk.b, results: &mut chunk.results };
-        alu::with_element_fn(plan.insn.op, &plan.ctx, all);
-        if plan.insn.masked {
-            for (i, result) in (first..end).zip(chunk.results.iter_mut()) {
-                if !layout::enabled(plan.insn, &state.mask, i) {
-                    *result = None;
-                }
-            }
-        }
+        compute_fetched(plan, &state.mask, first..end, chunk);
     }
 
     /// Whether no element of the row reads a byte that an element before it writes: then any
@@ -272,7 +276,7 @@ fn store_elements(plan: &Plan, state: &mut VectorState, rows: impl Rows) -> Resu
                 Size::Word => compute_store_chunk::<4>(plan, state, row.d, start..end, &chunk),
             };
             if !stored {
-                compute_store_wrapping_chunk(plan, state, row.d, start, end, &mut chunk);
+                compute_store_wrapping_chunk(plan, state, row.d, start..end, &mut chunk);
             }
         }
     }
@@ -341,11 +345,10 @@ fn compute_store_chunk<const N: usize>(
 
 /// [`compute_store_chunk`] for a chunk that wraps around the scratchpad's end: element by
 /// element.
-fn compute_store_wrapping_chunk(plan: &Plan, state: &mut VectorState, d: u32, first: u32, end: u32, chunk: &mut Chunk) {
-    let all = ComputeAll { a: &chunk.a, b: &chunk.b, results: &mut chunk.results };
-    alu::with_element_fn(plan.insn.op, &plan.ctx, all);
-    for (i, result) in (first..end).zip(&chunk.results) {
-        if let Some(result) = result.filter(|_| layout::enabled(plan.insn, &state.mask, i)) {
+fn compute_store_wrapping_chunk(plan: &Plan, state: &mut VectorState, d: u32, elements: Range<u32>, chunk: &mut Chunk) {
+    compute_fetched(plan, &state.mask, elements.clone(), chunk);
+    for (i, result) in elements.zip(&chunk.results) {
+        if let Some(result) = result {
             let narrowed = plan.narrowing.apply(result.value);
             let addr = layout::element_addr(d, i, plan.dest.size);
             store_element(state, addr, plan.dest.size, Elem::new(narrowed, result.flag));
