@@ -128,6 +128,7 @@ impl Axi {
 
     /// When the next grant happens and to which master, if any burst is waiting.
     fn next_grant(&self) -> Option<(u64, usize)> {
+        mxpsim_detector::invariant!(self.queued == self.waiting.iter().map(VecDeque::len).sum::<usize>());
         if self.queued == 0 {
             return None;
         }
