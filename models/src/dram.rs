@@ -78,6 +78,7 @@ impl Dram {
         Some(())
     }
 
+    #[inline]
     pub fn read_bytes(&self, addr: u32, buf: &mut [u8]) -> Result<(), MemFault> {
         let (bank, off) = self.locate(addr, buf.len()).ok_or(MemFault::Unmapped { addr })?;
         buf.copy_from_slice(&self.banks[bank].bytes[off..off + buf.len()]);
@@ -94,6 +95,7 @@ impl Dram {
         self.put(addr, data, true)
     }
 
+    #[inline]
     fn put(&mut self, addr: u32, data: &[u8], into_rom: bool) -> Result<(), MemFault> {
         let fault = MemFault::Unmapped { addr };
         let (bank, off) = self.locate(addr, data.len()).ok_or(fault)?;

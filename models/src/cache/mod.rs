@@ -295,8 +295,8 @@ impl Cache {
     fn allocate(&mut self, mem: &mut Dram, line: u32, traffic: &mut Traffic) -> u32 {
         let set = self.set_of(line);
         let first = set * self.ways;
-        let tags = &self.tags;
-        let way = self.replacement.victim(set, self.ways, |w| tags[(first + w) as usize] != INVALID);
+        let set_tags = &self.tags[first as usize..(first + self.ways) as usize];
+        let way = self.replacement.victim(set, self.ways, |w| set_tags.get(w as usize).is_some_and(|&t| t != INVALID));
         let slot = first + way;
         if self.tags[slot as usize] != INVALID {
             self.stats.evictions += 1;
