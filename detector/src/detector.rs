@@ -1,7 +1,7 @@
 //! The detector as the simulator uses it: the fast detector plus a deduplicated report.
 
 use crate::config::{Config, ConfigError, StreamError};
-use crate::event::{Access, Event, Origin, Pos, Range};
+use crate::event::{Access, Event, Origin, Pos, Range, Space};
 use crate::fast::{FastDetector, InlineQuiet, StateSize};
 use crate::race::{KeyGroups, Race, Report};
 
@@ -53,6 +53,14 @@ impl Detector {
     #[inline(always)]
     pub fn observe_quiet(&mut self, access: Access, range: Range) -> bool {
         self.fast.observe_quiet(access, range)
+    }
+
+    /// [`FastDetector::observe_cpu_quiet`]: takes an access outside the cache (uncached DRAM,
+    /// the scratchpad) in `space` that can race with nothing and leaves nothing to keep
+    /// (true), or leaves it to [`Detector::observe`] (false).
+    #[inline(always)]
+    pub fn observe_cpu_quiet(&mut self, space: Space) -> bool {
+        self.fast.observe_cpu_quiet(space)
     }
 
     /// [`FastDetector::INLINE_QUIET`], from the detector's start: for a caller that takes

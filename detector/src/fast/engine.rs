@@ -129,6 +129,7 @@ impl Engine {
         !self.unsynced[Queue::Dma as usize].is_empty()
     }
 
+    #[inline]
     pub fn unsynced_count(&self) -> usize {
         self.unsynced.iter().map(Vec::len).sum()
     }

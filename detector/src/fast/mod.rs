@@ -197,6 +197,27 @@ impl FastDetector {
         }
     }
 
+    /// Takes a CPU access outside the cache (an uncached DRAM access, a scratchpad access)
+    /// that can race with nothing and leaves nothing to keep (true), or leaves it to
+    /// [`FastDetector::observe`] (false): no engine node is unsynced that it could conflict
+    /// with (in DRAM only a DMA transfer can), none is requested without having arrived (so
+    /// none can come that it races with, and it need not be logged), and uncached accesses
+    /// are not checked against the cache. Then its node only takes the next position. (Most
+    /// of the uncached accesses of a program come so: a scalar loop between syncs.)
+    #[inline(always)]
+    pub fn observe_cpu_quiet(&mut self, space: Space) -> bool {
+        let quiet = !self.config.cpu_uncached_vs_cache
+            && self.engine.oldest_pending().is_none()
+            && match space {
+                Space::Dram => !self.engine.has_unsynced_dma(),
+                Space::Scratchpad => self.engine.unsynced_count() == 0,
+            };
+        if quiet {
+            self.now += 1;
+        }
+        quiet
+    }
+
     /// Where the quiet filter's recent lines and the position are, for a caller that takes
     /// quiet accesses inline ([`InlineQuiet`]).
     pub const INLINE_QUIET: InlineQuiet = InlineQuiet {
@@ -227,6 +248,7 @@ impl FastDetector {
             _ => self.quiet.clear(),
         }
         match event {
+            Event::CpuAccess { space, .. } if self.observe_cpu_quiet(*space) => {}
             Event::CpuAccess { space, access, range, origin } => {
                 self.now += 1;
                 self.cpu_access(*space, *access, *range, *origin);
