@@ -89,9 +89,15 @@ pub struct Axi {
     free_at: u64,
     /// Transactions waiting for grants, per master, in issue order.
     waiting: [VecDeque<Pending>; MASTERS],
-    /// How many transactions `waiting` holds in all: an idle bus answers at once (most looks
-    /// at it find it so: every post and transfer first grants what is due).
-    queued: usize,
+    /// The masters whose queue in `waiting` is not empty, a bit each: an idle bus answers at
+    /// once (most looks at it find it so: every post and transfer first grants what is due),
+    /// and a bus that only one master waits for grants without arbitration.
+    busy: u8,
+    /// No waiting burst is granted before this cycle: [`Axi::advance`] to it or to an
+    /// earlier one has nothing to do. (Raised by `advance`, lowered by a transaction issued
+    /// before it; grants only ever move the waiting bursts later.) A write buffer asks the
+    /// bus several times at one cycle: for its oldest writes, then to post.
+    settled: u64,
     /// The master granted last (round-robin starts after it).
     last_granted: usize,
     next_txn: Txn,
@@ -106,7 +112,8 @@ impl Axi {
             cfg,
             free_at: 0,
             waiting: Default::default(),
-            queued: 0,
+            busy: 0,
+            settled: 0,
             last_granted: MASTERS - 1,
             next_txn: 0,
             completed: Vec::new(),
@@ -118,15 +125,25 @@ impl Axi {
         self.next_txn += 1;
         let (latency, beats) = (self.latency(dir), self.beats(bytes));
         self.waiting[master as usize].push_back(Pending { txn, ready_at: now, beats, latency, posted });
-        self.queued += 1;
+        self.busy |= 1 << master as u8;
+        self.settled = self.settled.min(now);
         txn
     }
 
     /// When the next grant happens and to which master, if any burst is waiting.
+    #[inline(always)]
     fn next_grant(&self) -> Option<(u64, usize)> {
-        mxpsim_detector::invariant!(self.queued == self.waiting.iter().map(VecDeque::len).sum::<usize>());
-        if self.queued == 0 {
-            return None;
+        mxpsim_detector::invariant!((0..MASTERS).all(|m| (self.busy >> m & 1 == 1) == !self.waiting[m].is_empty()));
+        match self.busy {
+            0 => return None,
+            // One master waiting (an uncached store loop, write-backs): its first transaction,
+            // as soon as the data path is free; nothing to arbitrate.
+            one if one.is_power_of_two() => {
+                let master = one.trailing_zeros() as usize;
+                let ready_at = self.waiting[master].front().expect("a busy master waits").ready_at;
+                return Some((self.free_at.max(ready_at), master));
+            }
+            _ => {}
         }
         let earliest = self.waiting.iter().filter_map(|q| q.front()).map(|b| b.ready_at).min()?;
         let at = self.free_at.max(earliest);
@@ -138,8 +155,16 @@ impl Axi {
         Some((at, master))
     }
 
+    /// Clears `master`'s bit of `busy` if its queue is empty.
+    fn idle_if_empty(&mut self, master: usize) {
+        if self.waiting[master].is_empty() {
+            self.busy &= !(1 << master);
+        }
+    }
+
     /// Grants the next burst; returns its transaction, completion cycle and whether it was
     /// the transaction's last.
+    #[inline(always)]
     fn grant(&mut self, at: u64, master: usize) -> (Txn, u64, bool) {
         let queue = &mut self.waiting[master];
         let front = queue.front_mut().expect("next_grant chose a waiting master");
@@ -149,7 +174,7 @@ impl Axi {
         let last = p.beats == 0;
         if last {
             queue.pop_front();
-            self.queued -= 1;
+            self.idle_if_empty(master);
         }
         self.free_at = at + beats;
         self.last_granted = master;
@@ -163,10 +188,10 @@ impl Axi {
     /// Grants all the remaining bursts of `master`'s first transaction at once, when no other
     /// master waits (they would then be granted back to back): its completion cycle.
     fn grant_alone(&mut self, master: usize) -> Option<u64> {
-        let others_wait = self.queued > self.waiting[master].len();
+        let others_wait = self.busy & !(1 << master) != 0;
         let p = *self.waiting[master].front().filter(|_| !others_wait)?;
         self.waiting[master].pop_front();
-        self.queued -= 1;
+        self.idle_if_empty(master);
         let at = self.free_at.max(p.ready_at);
         self.free_at = at + p.beats;
         self.last_granted = master;
@@ -181,7 +206,7 @@ impl Axi {
     /// Inline: most calls find nothing waiting.
     #[inline(always)]
     fn advance(&mut self, now: u64) {
-        if self.queued != 0 {
+        if self.busy != 0 && now > self.settled {
             self.advance_queued(now);
         }
     }
@@ -191,6 +216,7 @@ impl Axi {
         while let Some((at, master)) = self.next_grant().filter(|&(at, _)| at < now) {
             self.grant(at, master);
         }
+        self.settled = now;
     }
 
     fn latency(&self, dir: Dir) -> u64 {
@@ -210,7 +236,7 @@ impl Axi {
     #[inline]
     pub fn transfer(&mut self, master: Master, dir: Dir, bytes: u64, now: u64) -> u64 {
         self.advance(now);
-        if self.queued == 0 {
+        if self.busy == 0 {
             // Alone on the bus (the usual case: a fill, an uncached load, a DMA row with the
             // CPU idle): every burst back to back, what `grant_alone` would do for it once
             // queued, without the queue.
@@ -384,6 +410,7 @@ mod tests {
             }
 
             /// The next burst's grant: (cycle, master).
+            #[inline(always)]
             fn next_grant(&self) -> Option<(u64, usize)> {
                 let earliest = self.queues.iter().filter_map(|q| q.front()).map(|e| e.1).min()?;
                 let at = self.free_at.max(earliest);
@@ -458,17 +485,25 @@ mod tests {
         }
     }
 
+    /// Latencies: often none or one cycle, where a write completes by the next cycle.
+    fn latency() -> impl proptest::strategy::Strategy<Value = u32> {
+        proptest::prop_oneof![0u32..2, 0u32..30]
+    }
+
     proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2048))]
+
         /// Any interleaving of the masters' blocking transfers and posted writes (a write
-        /// buffer's) is timed exactly as the burst-by-burst reference times it.
+        /// buffer's) is timed exactly as the burst-by-burst reference times it. (Steps of a
+        /// cycle or two, and short latencies, make the masters meet at the same cycles.)
         #[test]
         fn prop_timing_matches_the_burst_by_burst_reference(
-            read_latency in 0u32..30,
-            write_latency in 0u32..30,
+            read_latency in latency(),
+            write_latency in latency(),
             width in 0u32..4,
             max_burst in 1u32..20,
             depth in 1usize..5,
-            ops in proptest::collection::vec((0u8..4, 0u64..40, 1u64..200), 1..120),
+            ops in proptest::collection::vec((0u8..4, proptest::prop_oneof![0u64..3, 0u64..40], 1u64..200), 1..120),
         ) {
             let cfg = AxiConfig { read_latency, write_latency, data_width: 1 << width, max_burst };
             let (mut axi, mut wb) = (Axi::new(cfg.clone()), crate::write_buffer::WriteBuffer::new(depth as u32));
