@@ -210,18 +210,19 @@ impl RaceCheck {
         }
     }
 
-    #[inline(never)] // Rare next to cached accesses.
     /// An access outside the cache that the detector took as quiet
     /// ([`Detector::observe_cpu_quiet`]): it races with nothing and is no landmark, so it is
     /// counted and noted as [`RaceCheck::emit_other`] would, without the event's full
     /// observation (140 host instructions an access, for the 9.6 million uncached loads of
     /// vbw_mtx_xp).
+    #[inline]
     fn quiet_cpu_access(&mut self, access: Access, origin: Origin) {
         self.other_events += 1;
         self.other_positions += 1;
         self.note_half(access, origin, self.detector.position());
     }
 
+    #[inline(never)] // Rare next to cached and quiet accesses.
     fn emit_other(&mut self, event: Event) {
         self.other_events += 1;
         if let Event::CpuAccess { access, origin, .. } = event {

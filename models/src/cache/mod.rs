@@ -296,7 +296,7 @@ impl Cache {
         let set = self.set_of(line);
         let first = set * self.ways;
         let set_tags = &self.tags[first as usize..(first + self.ways) as usize];
-        let way = self.replacement.victim(set, self.ways, |w| set_tags.get(w as usize).is_some_and(|&t| t != INVALID));
+        let way = self.replacement.victim(set, self.ways, |w| set_tags[w as usize] != INVALID);
         let slot = first + way;
         if self.tags[slot as usize] != INVALID {
             self.stats.evictions += 1;

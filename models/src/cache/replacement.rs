@@ -90,6 +90,7 @@ impl Replacement {
         match self {
             Replacement::Stamps { stamps, .. } => {
                 let base = (set * ways) as usize;
+                mxpsim_detector::invariant!(ways >= 1, "a set has a way");
                 let set_stamps = &stamps[base..base + ways as usize];
                 // The first of equal stamps (the ways searched in order), by a plain loop (the
                 // iterator adaptors' version cost a miss 16 host instructions more, by callgrind).
