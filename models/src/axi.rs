@@ -135,7 +135,7 @@ impl Axi {
     /// When the next grant happens and to which master, if any burst is waiting.
     #[inline(always)]
     fn next_grant(&self) -> Option<(u64, usize)> {
-        mxpsim_detector::invariant!((0..MASTERS).all(|m| (self.busy >> m & 1 == 1) == !self.waiting[m].is_empty()));
+        mxpsim_detector::invariant!((0..MASTERS).all(|m| (self.busy >> m & 1 == 1) != self.waiting[m].is_empty()));
         match self.busy {
             0 => return None,
             // One master waiting (an uncached store loop, write-backs): its first transaction,
