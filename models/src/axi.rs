@@ -95,11 +95,6 @@ pub struct Axi {
     /// once (most looks at it find it so: every post and transfer first grants what is due),
     /// and a bus that only one master waits for grants without arbitration.
     busy: u8,
-    /// No waiting burst is granted before this cycle: [`Axi::advance`] to it or to an
-    /// earlier one has nothing to do. (Raised by `advance`, lowered by a transaction issued
-    /// before it; grants only ever move the waiting bursts later.) A write buffer asks the
-    /// bus several times at one cycle: for its oldest writes, then to post.
-    settled: u64,
     /// The master granted last (round-robin starts after it).
     last_granted: usize,
     next_txn: Txn,
@@ -115,7 +110,6 @@ impl Axi {
             free_at: 0,
             waiting: Default::default(),
             busy: 0,
-            settled: 0,
             last_granted: MASTERS - 1,
             next_txn: 0,
             completed: Vec::new(),
@@ -128,7 +122,6 @@ impl Axi {
         let (latency, beats) = (self.latency(dir), self.beats(bytes));
         self.waiting[master as usize].push_back(Pending { txn, ready_at: now, beats, latency, posted });
         self.busy |= 1 << master as u8;
-        self.settled = self.settled.min(now);
         txn
     }
 
@@ -194,21 +187,27 @@ impl Axi {
         let p = *self.waiting[master].front().filter(|_| !others_wait)?;
         self.waiting[master].pop_front();
         self.idle_if_empty(master);
-        let at = self.free_at.max(p.ready_at);
-        self.free_at = at + p.beats;
-        self.last_granted = master;
-        let done = self.free_at + p.latency;
+        let done = self.back_to_back(master, p.ready_at, p.beats, p.latency);
         if p.posted {
             self.completed.push((p.txn, done));
         }
         Some(done)
     }
 
+    /// Grants `master` a transaction's `beats` issued at `ready_at`, every burst back to back
+    /// from when the data path is free: its completion cycle.
+    fn back_to_back(&mut self, master: usize, ready_at: u64, beats: u64, latency: u64) -> u64 {
+        let at = self.free_at.max(ready_at);
+        self.free_at = at + beats;
+        self.last_granted = master;
+        self.free_at + latency
+    }
+
     /// Grants every waiting burst whose grant comes before `now`: they are on the bus by now.
     /// Inline: most calls find nothing waiting.
     #[inline(always)]
     fn advance(&mut self, now: u64) {
-        if self.busy != 0 && now > self.settled {
+        if self.busy != 0 {
             self.advance_queued(now);
         }
     }
@@ -218,7 +217,6 @@ impl Axi {
         while let Some((at, master)) = self.next_grant().filter(|&(at, _)| at < now) {
             self.grant(at, master);
         }
-        self.settled = now;
     }
 
     fn latency(&self, dir: Dir) -> u64 {
@@ -240,12 +238,8 @@ impl Axi {
         self.advance(now);
         if self.busy == 0 {
             // Alone on the bus (the usual case: a fill, an uncached load, a DMA row with the
-            // CPU idle): every burst back to back, what `grant_alone` would do for it once
-            // queued, without the queue.
-            let at = self.free_at.max(now);
-            self.free_at = at + self.beats(bytes);
-            self.last_granted = master as usize;
-            return self.free_at + self.latency(dir);
+            // CPU idle): what `grant_alone` would do for it once queued, without the queue.
+            return self.back_to_back(master as usize, now, self.beats(bytes), self.latency(dir));
         }
         self.transfer_queued(master, dir, bytes, now)
     }
@@ -380,8 +374,7 @@ mod tests {
 
     /// The bus's rules in their plainest form: every burst granted one at a time, by
     /// round-robin among the masters whose first transaction is issued, with none of the
-    /// model's shortcuts (a transfer alone on the bus, a single master waiting, a settled
-    /// bus), and a write buffer posting into it. The model under test must time every call as
+    /// model's shortcuts (a transfer alone on the bus, a single master waiting), and a write buffer posting into it. The model under test must time every call as
     /// this does. (It states the same rules as the model, not another reading of the module's
     /// doc: what it checks is that the shortcuts change no timing.)
     mod reference {
