@@ -540,7 +540,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        // (Each case makes two checkers, each with a 16 MB page table.)
+        // (Each case makes two checkers, each with a 4 MB page table.)
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
 
         /// The accesses the quiet case takes (`Quiet::take`, what compiled code does)

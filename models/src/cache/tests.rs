@@ -168,6 +168,31 @@ fn peek_sees_the_coherent_view_and_poke_updates_both() {
     assert_eq!(m.read::<2>(BASE + 15), Some([9, 9]));
 }
 
+proptest::proptest! {
+    /// A peek of any range, shorter or longer than the cache (whose lines it then overlays
+    /// slot by slot), shows each byte as the line holding it has it, else as DRAM does.
+    #[test]
+    fn peek_shows_each_byte_as_its_line_or_memory_has_it(
+        writes in proptest::collection::vec((0..0x100u32, proptest::num::u8::ANY), 1..40),
+        start in 0..0x40u32,
+        len in 0..0x180usize,
+    ) {
+        let (mut c, mut m) = small(Policy::Lru, WritePolicy::Back, WriteBack::DirtyBytes);
+        for (offset, value) in writes {
+            c.write(&mut m, BASE + offset, &[value]);
+        }
+        let mut seen = vec![0; len];
+        c.peek(&m, BASE + start, &mut seen).unwrap();
+        let expected: Vec<u8> = (BASE + start..BASE + start + len as u32)
+            .map(|a| match c.line_state(a).held {
+                Some(held) => held.data[(a % 16) as usize],
+                None => m.read::<1>(a).unwrap()[0],
+            })
+            .collect();
+        proptest::prop_assert_eq!(seen, expected);
+    }
+}
+
 #[test]
 fn fully_associative_and_random_caches_work() {
     let cfg = CacheConfig { size: 256, line: 16, ways: 16, policy: Policy::Random, ..CacheConfig::default() };
