@@ -33,6 +33,7 @@ use crate::schedule::Schedule;
 use crate::stop::{Stop, StopRequest};
 use crate::timeline::{Record, Recorder};
 use crate::write_buffer::WriteBuffer;
+use std::collections::BTreeSet;
 pub(crate) use map::offset_in;
 pub use map::{layout, MapEntry, MemoryMap, Part, Region, RegionKind};
 use mxpsim_detector::event::{self, Event, Origin, Range, Scope, Space};
@@ -492,6 +493,37 @@ fn line_parts(addr: u32, len: u32, line: u32) -> impl Iterator<Item = (u32, u32)
 
 fn bytes_of(value: u32, width: Width) -> ([u8; 4], usize) {
     (value.to_le_bytes(), width.bytes() as usize)
+}
+
+/// The pages [`MemorySystem::peek_dram_pages`] hands out.
+pub const DRAM_PAGE: u32 = 4096;
+
+impl<S: EventSink> MemorySystem<S> {
+    /// DRAM as [`Bus::peek`] shows it, [`DRAM_PAGE`] bytes at a time (the last page shorter
+    /// if DRAM's size asks), each with its address, but for the pages that are all zero: a
+    /// capture of all DRAM after a run, without copying and comparing the megabytes a
+    /// program never touched (each copied page a page fault, 4 KiB zeroed).
+    pub fn peek_dram_pages(&self, mut page: impl FnMut(u32, &[u8])) {
+        let (base, size) = (self.map.dram_base, self.map.dram_size);
+        let cached: BTreeSet<u32> = match &self.cache {
+            Some(cache) => cache.held_lines().map(|line| line & !(DRAM_PAGE - 1)).collect(),
+            None => BTreeSet::new(),
+        };
+        let mut bytes = vec![0; DRAM_PAGE as usize];
+        for start in (0..size).step_by(DRAM_PAGE as usize) {
+            let (addr, len) = (base + start, (size - start).min(DRAM_PAGE) as usize);
+            let bytes = &mut bytes[..len];
+            // (A page with no line in the cache is DRAM's own: no look for lines per line.)
+            match cached.contains(&addr) {
+                true => self.peek(addr, bytes),
+                false => self.dram.read_bytes(addr, bytes),
+            }
+            .expect("DRAM is memory");
+            if bytes.iter().any(|&b| b != 0) {
+                page(addr, bytes);
+            }
+        }
+    }
 }
 
 impl<S: EventSink> Bus for MemorySystem<S> {

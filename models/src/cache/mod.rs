@@ -418,6 +418,13 @@ impl Cache {
         Traffic { writeback, ..Traffic::default() }
     }
 
+    /// The lines whose bytes the coherent view ([`Cache::peek`]) takes from the cache: every
+    /// line held, and one kept aside.
+    pub fn held_lines(&self) -> impl Iterator<Item = u32> + '_ {
+        let held = self.tags.iter().copied().filter(|&line| line != INVALID);
+        held.chain(self.kept.as_ref().map(|k| k.line))
+    }
+
     /// The coherent view of `[addr, addr + buf.len())`: cached bytes where the line is
     /// present, DRAM elsewhere. No side effects (for debuggers and semihosting).
     pub fn peek(&self, mem: &Dram, addr: u32, buf: &mut [u8]) -> Option<()> {

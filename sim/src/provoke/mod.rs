@@ -25,11 +25,11 @@ use model::{Attempt, BytesDiff, Divergence, Effect, LineDiff, Provoked, Provoked
 use mxpsim_detector::event::{CacheOp, Pos, Range, Scope, Space};
 use mxpsim_detector::node::NodeKind;
 use mxpsim_detector::Config as DetectorConfig;
-use mxpsim_models::bus::Bus;
 use mxpsim_models::cpu::calls::CallTree;
 use mxpsim_models::schedule::{Directive, Happened, Probe, Schedule};
 use mxpsim_models::timeline::Recorder;
 use rayon::prelude::*;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Everything a run of the firmware needs; each run builds its own machine from it.
 pub struct Setup<'a> {
@@ -63,8 +63,9 @@ struct Capture {
     timeline: Option<(Recorder, CallTree)>,
     end: RunEnd,
     instructions: u64,
-    dram_base: u32,
-    dram: Vec<u8>,
+    /// DRAM's pages that are not all zero, by address
+    /// ([`mxpsim_models::memory_system::MemorySystem::peek_dram_pages`]).
+    dram: BTreeMap<u32, Box<[u8]>>,
     scratchpad: Vec<u8>,
     schedule: Option<Schedule>,
 }
@@ -243,17 +244,17 @@ fn run(setup: &Setup, schedule: Option<Schedule>, timeline: Option<Recorder>) ->
     }
     let end = machine.run(&mut (), |_| {}).end();
     let instructions = machine.stats().instructions;
-    let memory = &setup.config.memory;
-    let mut dram = vec![0; memory.dram_size as usize];
-    machine.bus.peek(memory.dram_base, &mut dram).expect("DRAM is memory");
+    let mut dram = BTreeMap::new();
+    machine.bus.peek_dram_pages(|addr, bytes| {
+        dram.insert(addr, bytes.into());
+    });
     let scratchpad = machine.bus.mxp().scratchpad().to_vec();
     let schedule = machine.bus.take_schedule();
     let mut notes = machine.notes();
     let timeline = notes.timeline.take().map(|t| (t, notes.calls.clone()));
     let findings = machine.into_sink().finish();
     let console = console.0.borrow().clone();
-    let dram_base = memory.dram_base;
-    (Capture { console, timeline, end, instructions, dram_base, dram, scratchpad, schedule }, findings, notes)
+    (Capture { console, timeline, end, instructions, dram, scratchpad, schedule }, findings, notes)
 }
 
 /// An attempt's result next to the probing run.
@@ -268,7 +269,8 @@ fn attempt(plan: plan::Plan, finding: &Finding, baseline: &Capture, this: Captur
         end: (baseline.end != this.end).then(|| (baseline.end.clone(), this.end.clone())),
         other_side: probe_diffs(finding, baseline, &this),
         memory: memory_diffs(baseline, &this, 8),
-        memory_bytes: differing(&baseline.dram, &this.dram) + differing(&baseline.scratchpad, &this.scratchpad),
+        memory_bytes: dram_spans(baseline, &this).map(|(_, x, y)| differing(&x, &y)).sum::<u64>()
+            + differing(&baseline.scratchpad, &this.scratchpad),
     };
     Attempt {
         first: plan.first,
@@ -385,13 +387,8 @@ fn touches(kind: NodeKind, space: Space) -> (bool, bool) {
 /// Memory at the end: the first `limit` runs of differing bytes, DRAM then scratchpad.
 fn memory_diffs(baseline: &Capture, this: &Capture, limit: usize) -> Vec<BytesDiff> {
     let mut diffs = Vec::new();
-    let spaces = [
-        (Space::Dram, &baseline.dram, &this.dram, baseline.dram_base),
-        (Space::Scratchpad, &baseline.scratchpad, &this.scratchpad, 0),
-    ];
-    for (space, x, y, base) in spaces {
-        let whole = [Range::new(base, x.len() as u32)];
-        let found = runs(x, y, &whole, limit - diffs.len());
+    let add = |space, start, x: &[u8], y: &[u8], diffs: &mut Vec<BytesDiff>| {
+        let found = runs(x, y, &[Range::new(start, x.len() as u32)], limit - diffs.len());
         diffs.extend(found.into_iter().map(|(start, len, first, this)| BytesDiff {
             space,
             start,
@@ -400,8 +397,44 @@ fn memory_diffs(baseline: &Capture, this: &Capture, limit: usize) -> Vec<BytesDi
             first,
             this,
         }));
+    };
+    // DRAM span by span (between spans both runs' bytes are zero: no run crosses one) until
+    // the limit, then the scratchpad.
+    for (start, x, y) in dram_spans(baseline, this) {
+        if diffs.len() >= limit {
+            break;
+        }
+        add(Space::Dram, start, &x, &y, &mut diffs);
     }
+    add(Space::Scratchpad, 0, &baseline.scratchpad, &this.scratchpad, &mut diffs);
     diffs
+}
+
+/// The stretches of consecutive DRAM pages that either capture holds, in address order, each
+/// as its address and both runs' bytes (a page one of them lacks is zeros): DRAM outside
+/// them is zero after both runs.
+fn dram_spans<'a>(baseline: &'a Capture, this: &'a Capture) -> impl Iterator<Item = (u32, Vec<u8>, Vec<u8>)> + 'a {
+    let mut addrs = baseline.dram.keys().chain(this.dram.keys()).copied().collect::<BTreeSet<u32>>().into_iter();
+    let page = |capture: &Capture, addr: u32, len: usize| match capture.dram.get(&addr) {
+        Some(bytes) => bytes.to_vec(),
+        None => vec![0; len],
+    };
+    let len_at = |addr: u32| baseline.dram.get(&addr).or_else(|| this.dram.get(&addr)).map_or(0, |p| p.len());
+    let mut next = addrs.next();
+    std::iter::from_fn(move || {
+        let start = next?;
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        // (In 64 bits: DRAM may end at the top of the address space.)
+        let mut at = u64::from(start);
+        while let Some(addr) = next.filter(|&addr| u64::from(addr) == at) {
+            let len = len_at(addr);
+            x.extend(page(baseline, addr, len));
+            y.extend(page(this, addr, len));
+            at += len as u64;
+            next = addrs.next();
+        }
+        Some((start, x, y))
+    })
 }
 
 /// Bytes that differ between two images of the same size.
