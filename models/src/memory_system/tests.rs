@@ -253,7 +253,7 @@ fn dram_pages_are_the_coherent_view_without_its_zero_pages() {
     let mut x = 12345u32;
     for i in 0..300u32 {
         x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-        let offset = (x >> 8) % 0xc000 & !3; // pages 12 to 15 untouched
+        let offset = ((x >> 8) % 0xc000) & !3; // pages 12 to 15 untouched
         let value = if i % 7 == 0 { 0 } else { x | 1 };
         let addr = if i % 5 == 0 { ALIAS + offset } else { BASE + offset };
         m.store(at(u64::from(i)), addr, Width::Word, value).unwrap();
