@@ -217,7 +217,7 @@ impl Cache {
     /// Loads `buf.len()` bytes at `addr`, all within one line.
     #[inline(never)]
     pub fn read(&mut self, mem: &mut Dram, addr: u32, buf: &mut [u8]) -> Traffic {
-        mxpsim_detector::invariant!(self.line_of(addr) == self.line_of(addr + buf.len() as u32 - 1));
+        mxpsim_detector::invariant!(self.line_of(addr) == self.line_of(addr + (buf.len() as u32 - 1)));
         self.stats.read_accesses += 1;
         let line = self.line_of(addr);
         let mut traffic = Traffic::default();
@@ -253,7 +253,7 @@ impl Cache {
     /// Stores `data` at `addr`, all within one line.
     #[inline(never)]
     pub fn write(&mut self, mem: &mut Dram, addr: u32, data: &[u8]) -> Traffic {
-        mxpsim_detector::invariant!(self.line_of(addr) == self.line_of(addr + data.len() as u32 - 1));
+        mxpsim_detector::invariant!(self.line_of(addr) == self.line_of(addr + (data.len() as u32 - 1)));
         self.stats.write_accesses += 1;
         let line = self.line_of(addr);
         let mut traffic = Traffic::default();
@@ -419,7 +419,7 @@ impl Cache {
     }
 
     /// The lines whose bytes the coherent view ([`Cache::peek`]) takes from the cache: every
-    /// line held, and one kept aside.
+    /// line held, and the line kept aside if there is one.
     pub fn held_lines(&self) -> impl Iterator<Item = u32> + '_ {
         let held = self.tags.iter().copied().filter(|&line| line != INVALID);
         held.chain(self.kept.as_ref().map(|k| k.line))
@@ -439,9 +439,9 @@ impl Cache {
             });
             return Some(());
         }
-        // A range larger than the cache (a capture of all of DRAM): the lines held, each
-        // copied where it overlaps, not a look-up per line of the range (provoke captured
-        // 64 MiB so after every run: 2 million set searches).
+        // A range larger than the cache (a debugger's dump of a buffer, a page of a capture
+        // with a small cache): the lines held, each copied where it overlaps, not a set
+        // searched per line of the range (64 MiB so was 2 million searches).
         for (slot, &line) in self.tags.iter().enumerate().filter(|&(_, &line)| line != INVALID) {
             let (from, to) = (u64::from(line).max(start), (u64::from(line) + u64::from(self.line)).min(end));
             if from < to {
@@ -475,7 +475,8 @@ impl Cache {
         while pos < len {
             let a = addr + pos;
             let line = self.line_of(a);
-            let chunk = (line + self.line - a).min(len - pos);
+            // (Not `line + self.line - a`: the last line below 2^32 would overflow.)
+            let chunk = (self.line - (a - line)).min(len - pos);
             let first = self.set_of(line) * self.ways;
             if let Some(slot) = (first..first + self.ways).find(|&s| self.tags[s as usize] == line) {
                 f(pos as usize, self.data_offset(slot, a), chunk as usize);

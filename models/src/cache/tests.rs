@@ -194,6 +194,19 @@ proptest::proptest! {
 }
 
 #[test]
+fn the_last_line_of_the_address_space_is_peeked_and_poked() {
+    let cfg = CacheConfig { size: 64, line: 16, ways: 2, ..CacheConfig::default() };
+    let (mut c, mut m) = (Cache::new(&cfg), Dram::new(0xffff_f000, 0x1000));
+    c.write(&mut m, 0xffff_fffc, &[1, 2, 3, 4]);
+    let mut b = [0; 8];
+    c.peek(&m, 0xffff_fff8, &mut b).unwrap();
+    assert_eq!(b, [0, 0, 0, 0, 1, 2, 3, 4]);
+    c.poke(&mut m, 0xffff_fffe, &[9, 9]).unwrap();
+    c.peek(&m, 0xffff_fff8, &mut b).unwrap();
+    assert_eq!(b, [0, 0, 0, 0, 1, 2, 9, 9]);
+}
+
+#[test]
 fn fully_associative_and_random_caches_work() {
     let cfg = CacheConfig { size: 256, line: 16, ways: 16, policy: Policy::Random, ..CacheConfig::default() };
     cfg.validate().unwrap();

@@ -63,11 +63,16 @@ struct Capture {
     timeline: Option<(Recorder, CallTree)>,
     end: RunEnd,
     instructions: u64,
+    memory: Memory,
+    schedule: Option<Schedule>,
+}
+
+/// Memory after a run.
+struct Memory {
     /// DRAM's pages that are not all zero, by address
     /// ([`mxpsim_models::memory_system::MemorySystem::peek_dram_pages`]).
     dram: BTreeMap<u32, Box<[u8]>>,
     scratchpad: Vec<u8>,
-    schedule: Option<Schedule>,
 }
 
 /// Runs the first run, the probing run and every attempt. `Err`: a selected number that is
@@ -248,13 +253,13 @@ fn run(setup: &Setup, schedule: Option<Schedule>, timeline: Option<Recorder>) ->
     machine.bus.peek_dram_pages(|addr, bytes| {
         dram.insert(addr, bytes.into());
     });
-    let scratchpad = machine.bus.mxp().scratchpad().to_vec();
+    let memory = Memory { dram, scratchpad: machine.bus.mxp().scratchpad().to_vec() };
     let schedule = machine.bus.take_schedule();
     let mut notes = machine.notes();
     let timeline = notes.timeline.take().map(|t| (t, notes.calls.clone()));
     let findings = machine.into_sink().finish();
     let console = console.0.borrow().clone();
-    (Capture { console, timeline, end, instructions, dram, scratchpad, schedule }, findings, notes)
+    (Capture { console, timeline, end, instructions, memory, schedule }, findings, notes)
 }
 
 /// An attempt's result next to the probing run.
@@ -263,14 +268,14 @@ fn attempt(plan: plan::Plan, finding: &Finding, baseline: &Capture, this: Captur
     let diverged = diverged(baseline, &this);
     let realised = realised(&plan.directives, &happened) && diverged.is_none();
     let console = console_diff(&baseline.console, &this.console, 6);
+    let (memory, memory_bytes) = memory_changes(&baseline.memory, &this.memory, 8);
     let effect = Effect {
         console: console.0,
         console_lines: console.1,
         end: (baseline.end != this.end).then(|| (baseline.end.clone(), this.end.clone())),
         other_side: probe_diffs(finding, baseline, &this),
-        memory: memory_diffs(baseline, &this, 8),
-        memory_bytes: dram_spans(baseline, &this).map(|(_, x, y)| differing(&x, &y)).sum::<u64>()
-            + differing(&baseline.scratchpad, &this.scratchpad),
+        memory,
+        memory_bytes,
     };
     Attempt {
         first: plan.first,
@@ -384,8 +389,11 @@ fn touches(kind: NodeKind, space: Space) -> (bool, bool) {
     }
 }
 
-/// Memory at the end: the first `limit` runs of differing bytes, DRAM then scratchpad.
-fn memory_diffs(baseline: &Capture, this: &Capture, limit: usize) -> Vec<BytesDiff> {
+/// Memory at the end: the first `limit` runs of differing bytes, DRAM then scratchpad, and
+/// how many bytes differ in all.
+fn memory_changes(first: &Memory, this: &Memory, limit: usize) -> (Vec<BytesDiff>, u64) {
+    let spans: Vec<(u32, Vec<u8>, Vec<u8>)> = dram_spans(first, this).collect();
+    let bytes = spans.iter().map(|(_, x, y)| differing(x, y)).sum::<u64>() + differing(&first.scratchpad, &this.scratchpad);
     let mut diffs = Vec::new();
     let add = |space, start, x: &[u8], y: &[u8], diffs: &mut Vec<BytesDiff>| {
         let found = runs(x, y, &[Range::new(start, x.len() as u32)], limit - diffs.len());
@@ -400,26 +408,26 @@ fn memory_diffs(baseline: &Capture, this: &Capture, limit: usize) -> Vec<BytesDi
     };
     // DRAM span by span (between spans both runs' bytes are zero: no run crosses one) until
     // the limit, then the scratchpad.
-    for (start, x, y) in dram_spans(baseline, this) {
+    for (start, x, y) in &spans {
         if diffs.len() >= limit {
             break;
         }
-        add(Space::Dram, start, &x, &y, &mut diffs);
+        add(Space::Dram, *start, x, y, &mut diffs);
     }
-    add(Space::Scratchpad, 0, &baseline.scratchpad, &this.scratchpad, &mut diffs);
-    diffs
+    add(Space::Scratchpad, 0, &first.scratchpad, &this.scratchpad, &mut diffs);
+    (diffs, bytes)
 }
 
-/// The stretches of consecutive DRAM pages that either capture holds, in address order, each
-/// as its address and both runs' bytes (a page one of them lacks is zeros): DRAM outside
+/// The stretches of consecutive DRAM pages that either run's memory holds, in address order,
+/// each as its address and both runs' bytes (a page one of them lacks is zeros): DRAM outside
 /// them is zero after both runs.
-fn dram_spans<'a>(baseline: &'a Capture, this: &'a Capture) -> impl Iterator<Item = (u32, Vec<u8>, Vec<u8>)> + 'a {
-    let mut addrs = baseline.dram.keys().chain(this.dram.keys()).copied().collect::<BTreeSet<u32>>().into_iter();
-    let page = |capture: &Capture, addr: u32, len: usize| match capture.dram.get(&addr) {
+fn dram_spans<'a>(first: &'a Memory, this: &'a Memory) -> impl Iterator<Item = (u32, Vec<u8>, Vec<u8>)> + 'a {
+    let mut addrs = first.dram.keys().chain(this.dram.keys()).copied().collect::<BTreeSet<u32>>().into_iter();
+    let page = |memory: &Memory, addr: u32, len: usize| match memory.dram.get(&addr) {
         Some(bytes) => bytes.to_vec(),
         None => vec![0; len],
     };
-    let len_at = |addr: u32| baseline.dram.get(&addr).or_else(|| this.dram.get(&addr)).map_or(0, |p| p.len());
+    let len_at = |addr: u32| first.dram.get(&addr).or_else(|| this.dram.get(&addr)).map_or(0, |p| p.len());
     let mut next = addrs.next();
     std::iter::from_fn(move || {
         let start = next?;
@@ -428,7 +436,7 @@ fn dram_spans<'a>(baseline: &'a Capture, this: &'a Capture) -> impl Iterator<Ite
         let mut at = u64::from(start);
         while let Some(addr) = next.filter(|&addr| u64::from(addr) == at) {
             let len = len_at(addr);
-            x.extend(page(baseline, addr, len));
+            x.extend(page(first, addr, len));
             y.extend(page(this, addr, len));
             at += len as u64;
             next = addrs.next();
@@ -488,4 +496,73 @@ fn runs(x: &[u8], y: &[u8], ranges: &[Range], limit: usize) -> Vec<(u32, u32, Ve
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const PAGE: usize = 4096;
+
+    /// DRAM of `pages` pages at `base` after a run: `writes` (page, offset, value) on zeros,
+    /// as the capture keeps it (its pages that are not all zero) and whole.
+    fn memory(base: u32, pages: usize, writes: &[(usize, usize, u8)], scratchpad: Vec<u8>) -> (Memory, Vec<u8>) {
+        let mut whole = vec![0; pages * PAGE];
+        for &(page, offset, value) in writes {
+            whole[page * PAGE + offset] = value;
+        }
+        let dram = whole
+            .chunks(PAGE)
+            .enumerate()
+            .filter(|(_, bytes)| bytes.iter().any(|&b| b != 0))
+            .map(|(i, bytes)| (base + (i * PAGE) as u32, bytes.into()))
+            .collect();
+        (Memory { dram, scratchpad }, whole)
+    }
+
+    /// What the capture of all of DRAM as one image gave: the runs of differing bytes over
+    /// the whole image, then the scratchpad's with what the limit leaves.
+    fn from_whole_images(x: &[u8], y: &[u8], base: u32, first: &Memory, this: &Memory, limit: usize) -> (Vec<BytesDiff>, u64) {
+        let mut diffs = Vec::new();
+        let spaces = [(Space::Dram, x, y, base), (Space::Scratchpad, &first.scratchpad[..], &this.scratchpad[..], 0)];
+        for (space, x, y, start) in spaces {
+            let found = runs(x, y, &[Range::new(start, x.len() as u32)], limit - diffs.len());
+            diffs.extend(found.into_iter().map(|(start, len, first, this)| BytesDiff {
+                space,
+                start,
+                len,
+                when: None,
+                first,
+                this,
+            }));
+        }
+        (diffs, differing(x, y) + differing(&first.scratchpad, &this.scratchpad))
+    }
+
+    fn writes() -> impl Strategy<Value = Vec<(usize, usize, u8)>> {
+        // Bytes near the ends of pages and anywhere, in 6 pages, so that runs meet page ends
+        // and spans of one page or several come and go.
+        let offset = prop_oneof![0..24usize, PAGE - 24..PAGE, 0..PAGE];
+        prop::collection::vec((0..6usize, offset, 1..=255u8), 0..40)
+    }
+
+    proptest! {
+        /// Span by span, the differences and their count are those of the whole images,
+        /// wherever DRAM lies (at the top of the address space too) and whatever the limit.
+        #[test]
+        fn memory_changes_are_those_of_the_whole_images(
+            first_writes in writes(),
+            this_writes in writes(),
+            same in prop::collection::vec((0..6usize, 0..PAGE, 1..=255u8), 0..10),
+            scratchpads in (prop::collection::vec(0..3u8, 64), prop::collection::vec(0..3u8, 64)),
+            top in any::<bool>(),
+            limit in 1..12usize,
+        ) {
+            let base = if top { 0u32.wrapping_sub(6 * PAGE as u32) } else { 0x8000_0000 };
+            let (first, x) = memory(base, 6, &[&same[..], &first_writes].concat(), scratchpads.0);
+            let (this, y) = memory(base, 6, &[&same[..], &this_writes].concat(), scratchpads.1);
+            prop_assert_eq!(memory_changes(&first, &this, limit), from_whole_images(&x, &y, base, &first, &this, limit));
+        }
+    }
 }
