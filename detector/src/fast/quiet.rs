@@ -13,16 +13,22 @@
 //!
 //! Two levels: the line of the last access that found one (one compare, inlined where the
 //! simulator makes its events), and behind it the recent ones, direct-mapped by line number,
-//! as many as a data cache holds lines (so that a loop over a few buffers and its stack keeps
-//! each of its lines, and a program's working set stays quiet). Their entries carry the
+//! more than a data cache holds lines (so that a loop over a few buffers and its stack keeps
+//! each of its lines, and a working set larger than the cache stays quiet: the lines it misses
+//! in the cache are not new to the detector). Their entries carry the
 //! filter's generation, so that clearing them — at nearly every engine event of a vector
 //! program — is a count, not a sweep.
 
 use crate::event::Access;
 use std::mem::offset_of;
 
-/// Recent lines kept (a power of two): a 32 KiB cache's 32-byte lines.
-const SLOTS: usize = 1024;
+/// Recent lines kept (a power of two): 256 KiB of 32-byte lines, eight times what the default
+/// 32 KiB cache holds. (With as many as it holds, 1,024, a program that misses in the cache
+/// missed here too, and each miss's accesses were observed in full: cpubench under
+/// `--race-check`, first 3 × 10⁷ instructions, 412,000 full observations, 8,192 slots 74,000 —
+/// the first store of each dirty epoch; host instructions −3.6 %, fewer host cache misses.
+/// The entries a program touches are those of its lines, whatever the table's size.)
+const SLOTS: usize = 8192;
 
 /// Where an entry's generation starts: above the line's address (shifted left by 2) and its
 /// two flags.
