@@ -397,14 +397,7 @@ fn memory_changes(first: &Memory, this: &Memory, limit: usize) -> (Vec<BytesDiff
     let mut diffs = Vec::new();
     let add = |space, start, x: &[u8], y: &[u8], diffs: &mut Vec<BytesDiff>| {
         let found = runs(x, y, &[Range::new(start, x.len() as u32)], limit - diffs.len());
-        diffs.extend(found.into_iter().map(|(start, len, first, this)| BytesDiff {
-            space,
-            start,
-            len,
-            when: None,
-            first,
-            this,
-        }));
+        diffs.extend(memory_diffs(space, found));
     };
     // DRAM span by span (between spans both runs' bytes are zero: no run crosses one) until
     // the limit, then the scratchpad.
@@ -416,6 +409,11 @@ fn memory_changes(first: &Memory, this: &Memory, limit: usize) -> (Vec<BytesDiff
     }
     add(Space::Scratchpad, 0, &first.scratchpad, &this.scratchpad, &mut diffs);
     (diffs, bytes)
+}
+
+/// Runs of differing bytes in `space` (from [`runs`]), as the report shows memory's.
+fn memory_diffs(space: Space, found: Vec<(u32, u32, Vec<u8>, Vec<u8>)>) -> impl Iterator<Item = BytesDiff> {
+    found.into_iter().map(move |(start, len, first, this)| BytesDiff { space, start, len, when: None, first, this })
 }
 
 /// The stretches of consecutive DRAM pages that either run's memory holds, in address order,
@@ -528,14 +526,7 @@ mod tests {
         let spaces = [(Space::Dram, x, y, base), (Space::Scratchpad, &first.scratchpad[..], &this.scratchpad[..], 0)];
         for (space, x, y, start) in spaces {
             let found = runs(x, y, &[Range::new(start, x.len() as u32)], limit - diffs.len());
-            diffs.extend(found.into_iter().map(|(start, len, first, this)| BytesDiff {
-                space,
-                start,
-                len,
-                when: None,
-                first,
-                this,
-            }));
+            diffs.extend(memory_diffs(space, found));
         }
         (diffs, differing(x, y) + differing(&first.scratchpad, &this.scratchpad))
     }
