@@ -33,10 +33,10 @@ use crate::schedule::Schedule;
 use crate::stop::{Stop, StopRequest};
 use crate::timeline::{Record, Recorder};
 use crate::write_buffer::WriteBuffer;
-use std::collections::BTreeSet;
 pub(crate) use map::offset_in;
 pub use map::{layout, MapEntry, MemoryMap, Part, Region, RegionKind};
 use mxpsim_detector::event::{self, Event, Origin, Range, Scope, Space};
+use std::collections::BTreeSet;
 
 mod map;
 mod mxp_port;

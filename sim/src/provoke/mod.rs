@@ -393,7 +393,8 @@ fn touches(kind: NodeKind, space: Space) -> (bool, bool) {
 /// how many bytes differ in all.
 fn memory_changes(first: &Memory, this: &Memory, limit: usize) -> (Vec<BytesDiff>, u64) {
     let spans: Vec<(u32, Vec<u8>, Vec<u8>)> = dram_spans(first, this).collect();
-    let bytes = spans.iter().map(|(_, x, y)| differing(x, y)).sum::<u64>() + differing(&first.scratchpad, &this.scratchpad);
+    let bytes =
+        spans.iter().map(|(_, x, y)| differing(x, y)).sum::<u64>() + differing(&first.scratchpad, &this.scratchpad);
     let mut diffs = Vec::new();
     let add = |space, start, x: &[u8], y: &[u8], diffs: &mut Vec<BytesDiff>| {
         let found = runs(x, y, &[Range::new(start, x.len() as u32)], limit - diffs.len());
@@ -521,7 +522,14 @@ mod tests {
 
     /// What the capture of all of DRAM as one image gave: the runs of differing bytes over
     /// the whole image, then the scratchpad's with what the limit leaves.
-    fn from_whole_images(x: &[u8], y: &[u8], base: u32, first: &Memory, this: &Memory, limit: usize) -> (Vec<BytesDiff>, u64) {
+    fn from_whole_images(
+        x: &[u8],
+        y: &[u8],
+        base: u32,
+        first: &Memory,
+        this: &Memory,
+        limit: usize,
+    ) -> (Vec<BytesDiff>, u64) {
         let mut diffs = Vec::new();
         let spaces = [(Space::Dram, x, y, base), (Space::Scratchpad, &first.scratchpad[..], &this.scratchpad[..], 0)];
         for (space, x, y, start) in spaces {
