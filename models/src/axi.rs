@@ -372,11 +372,12 @@ mod tests {
         assert_eq!(a.wait(w), 8 + 5 + 4);
     }
 
-    /// The bus's rules in their plainest form: every burst granted one at a time, by
-    /// round-robin among the masters whose first transaction is issued, with none of the
-    /// model's shortcuts (a transfer alone on the bus, a single master waiting), and a write buffer posting into it. The model under test must time every call as
-    /// this does. (It states the same rules as the model, not another reading of the module's
-    /// doc: what it checks is that the shortcuts change no timing.)
+    /// The bus's rules in their plainest form, and a write buffer posting into it: every
+    /// burst granted one at a time, by round-robin among the masters whose first transaction
+    /// is issued, with none of the model's shortcuts (a transfer alone on the bus, a single
+    /// master waiting). The model under test must time every call as this does. (It states
+    /// the same rules as the model, not another reading of the module's doc: what it checks
+    /// is that the shortcuts change no timing.)
     mod reference {
         use super::super::{AxiConfig, Dir, Master, MASTERS};
         use std::collections::VecDeque;
