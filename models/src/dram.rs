@@ -86,6 +86,7 @@ impl Dram {
     }
 
     /// Writes `data` at `addr` as the CPU or the DMA would: not into ROM.
+    #[inline]
     pub fn write_bytes(&mut self, addr: u32, data: &[u8]) -> Result<(), MemFault> {
         self.put(addr, data, false)
     }

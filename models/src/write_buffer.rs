@@ -19,7 +19,8 @@ impl WriteBuffer {
     /// Posts a write of `bytes` from `master` at `now`; returns the stall: the cycles until
     /// the buffer had room (non-zero only when it was full).
     pub fn post(&mut self, axi: &mut Axi, master: Master, bytes: u32, now: u64) -> u64 {
-        while self.in_flight.front().is_some_and(|&txn| axi.completed_by(txn, now)) {
+        axi.advance(now);
+        while self.in_flight.front().is_some_and(|&txn| axi.collect_by(txn, now)) {
             self.in_flight.pop_front();
         }
         let mut at = now;

@@ -458,6 +458,10 @@ const GAP: usize = 16;
 /// less than [`GAP`] bytes apart are one run.
 fn runs(x: &[u8], y: &[u8], ranges: &[Range], limit: usize) -> Vec<(u32, u32, Vec<u8>, Vec<u8>)> {
     let mut out = Vec::new();
+    if limit == 0 {
+        // (The loop below looks at the limit only once a run is closed: one run too many.)
+        return out;
+    }
     let mut offset = 0usize;
     for range in ranges {
         let end = (offset + range.len as usize).min(x.len()).min(y.len());
@@ -546,6 +550,30 @@ mod tests {
         prop::collection::vec((0..6usize, offset, 1..=255u8), 0..40)
     }
 
+    /// A limit already used up shows nothing more: DRAM's runs filled it, so the
+    /// scratchpad's first run is left out (it was shown, one run past the limit).
+    #[test]
+    fn a_limit_used_up_shows_no_more_runs() {
+        assert_eq!(runs(&[0; 21], &[1; 21], &[Range::new(0, 21)], 0), vec![], "one run");
+        // Bytes 0 and 39 differ: more than `GAP` apart, two runs.
+        let mut far = [0u8; 40];
+        (far[0], far[39]) = (1, 1);
+        assert_eq!(runs(&[0; 40], &far, &[Range::new(0, 40)], 0), vec![], "two runs");
+        assert_eq!(runs(&[0; 40], &far, &[Range::new(0, 40)], 1), vec![(0, 1, vec![0], vec![1])]);
+    }
+
+    /// 256 bytes, a few of them set: runs far apart too (a limit that DRAM's runs fill is
+    /// then met by several of the scratchpad's).
+    fn scratchpad() -> impl Strategy<Value = Vec<u8>> {
+        prop::collection::vec((0..256usize, 1..=255u8), 0..6).prop_map(|writes| {
+            let mut bytes = vec![0; 256];
+            for (at, value) in writes {
+                bytes[at] = value;
+            }
+            bytes
+        })
+    }
+
     proptest! {
         /// Span by span, the differences and their count are those of the whole images,
         /// wherever DRAM lies (at the top of the address space too) and whatever the limit.
@@ -554,14 +582,16 @@ mod tests {
             first_writes in writes(),
             this_writes in writes(),
             same in prop::collection::vec((0..6usize, 0..PAGE, 1..=255u8), 0..10),
-            scratchpads in (prop::collection::vec(0..3u8, 64), prop::collection::vec(0..3u8, 64)),
+            scratchpads in (scratchpad(), scratchpad()),
             top in any::<bool>(),
             limit in 1..12usize,
         ) {
             let base = if top { 0u32.wrapping_sub(6 * PAGE as u32) } else { 0x8000_0000 };
             let (first, x) = memory(base, 6, &[&same[..], &first_writes].concat(), scratchpads.0);
             let (this, y) = memory(base, 6, &[&same[..], &this_writes].concat(), scratchpads.1);
-            prop_assert_eq!(memory_changes(&first, &this, limit), from_whole_images(&x, &y, base, &first, &this, limit));
+            let changes = memory_changes(&first, &this, limit);
+            prop_assert!(changes.0.len() <= limit, "{} runs shown, limit {}", changes.0.len(), limit);
+            prop_assert_eq!(changes, from_whole_images(&x, &y, base, &first, &this, limit));
         }
     }
 }
