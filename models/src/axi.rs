@@ -226,25 +226,9 @@ impl Axi {
     /// bursts in order, each granted when it is issued and the data path is free, with no
     /// arbitration to look at between them (no other master's queue changes meanwhile).
     fn advance_alone(&mut self, master: usize, now: u64) {
-        let max_burst = u64::from(self.cfg.max_burst);
-        let queue = &mut self.waiting[master];
-        while let Some(front) = queue.front_mut() {
-            let at = self.free_at.max(front.ready_at);
-            if at >= now {
-                return;
-            }
-            let beats = front.beats.min(max_burst);
-            front.beats -= beats;
-            self.free_at = at + beats;
-            self.last_granted = master;
-            if front.beats == 0 {
-                let p = queue.pop_front().expect("the front was there");
-                if p.posted {
-                    self.completed.push((p.txn, at + p.latency + beats));
-                }
-            }
+        while let Some(at) = self.waiting[master].front().map(|p| self.free_at.max(p.ready_at)).filter(|&at| at < now) {
+            self.grant(at, master);
         }
-        self.busy &= !(1 << master);
     }
 
     fn latency(&self, dir: Dir) -> u64 {
