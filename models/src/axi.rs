@@ -214,19 +214,7 @@ impl Axi {
 
     #[inline(never)]
     fn advance_queued(&mut self, now: u64) {
-        if self.busy.is_power_of_two() {
-            return self.advance_alone(self.busy.trailing_zeros() as usize, now);
-        }
         while let Some((at, master)) = self.next_grant().filter(|&(at, _)| at < now) {
-            self.grant(at, master);
-        }
-    }
-
-    /// [`Axi::advance_queued`] when `master` alone waits (write-backs, most often): its
-    /// bursts in order, each granted when it is issued and the data path is free, with no
-    /// arbitration to look at between them (no other master's queue changes meanwhile).
-    fn advance_alone(&mut self, master: usize, now: u64) {
-        while let Some(at) = self.waiting[master].front().map(|p| self.free_at.max(p.ready_at)).filter(|&at| at < now) {
             self.grant(at, master);
         }
     }
@@ -291,10 +279,12 @@ impl Axi {
         Some(self.completed.swap_remove(i).1)
     }
 
-    /// Whether posted transaction `txn` has completed by cycle `now` (it is then forgotten),
-    /// the bus advanced to `now` first ([`Axi::advance`]: once for a write buffer looking at
-    /// its oldest writes one after another).
+    /// Whether posted transaction `txn` has completed by cycle `now` (it is then forgotten).
+    /// The caller must have advanced the bus to `now` ([`Axi::advance`]; once will do for a
+    /// write buffer looking at its oldest writes one after another): this does not, and a
+    /// write whose last burst is not yet granted looks pending.
     pub fn collect_by(&mut self, txn: Txn, now: u64) -> bool {
+        mxpsim_detector::invariant!(self.next_grant().is_none_or(|(at, _)| at >= now), "the bus is advanced to now");
         match self.completed.iter().position(|&(t, _)| t == txn) {
             Some(i) if self.completed[i].1 <= now => {
                 self.completed.swap_remove(i);

@@ -233,3 +233,27 @@ fn line_state_shows_set_way_dirty_bytes_and_data() {
     assert_eq!((state.line, state.set, held.dirty), (BASE + 0x10, 1, vec![6, 7]));
     assert_eq!(&held.data[5..9], &[0, 0xaa, 0xbb, 0]);
 }
+
+/// Two held lines whose filter entry is the same (`FILTER_ENTRIES` lines apart, in one set):
+/// each look at the other finds the set by its search, as a hit, and takes the entry over.
+#[test]
+fn lines_sharing_a_filter_entry_both_hit() {
+    let (mut c, _) = wb_line();
+    let mut m = Dram::new(BASE, 0x10000);
+    let (a, b) = (BASE, BASE + (FILTER_ENTRIES as u32) * 16);
+    assert_eq!(c.filter_index(a), c.filter_index(b));
+    assert_eq!(c.set_of(a), c.set_of(b));
+    m.write_bytes(a, &1u32.to_le_bytes()).unwrap();
+    m.write_bytes(b, &2u32.to_le_bytes()).unwrap();
+    assert_eq!(read32(&mut c, &mut m, a).0, 1);
+    assert_eq!(read32(&mut c, &mut m, b).0, 2);
+    assert_eq!(c.load_filtered(a, Width::Word), None, "b's entry now");
+    assert_eq!(read32(&mut c, &mut m, a), (1, Traffic::default()), "a hit, by the set's search");
+    assert_eq!(c.load_filtered(a, Width::Word), Some(1), "a's entry again");
+    assert!(!c.write_filtered(b, &3u32.to_le_bytes()));
+    assert_eq!(c.write(&mut m, b, &3u32.to_le_bytes()), Traffic::default(), "b a hit too");
+    assert_eq!(read32(&mut c, &mut m, b).0, 3);
+    assert_eq!(dram32(&m, b), 2, "the store stays in the cache");
+    let s = &c.stats;
+    assert_eq!((s.read_accesses, s.read_misses, s.write_accesses, s.write_misses), (5, 2, 1, 0));
+}

@@ -494,7 +494,6 @@ fn runs(x: &[u8], y: &[u8], ranges: &[Range], limit: usize) -> Vec<(u32, u32, Ve
             close(run, &mut out);
         }
         if out.len() >= limit {
-            out.truncate(limit);
             return out;
         }
     }
