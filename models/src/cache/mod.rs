@@ -517,6 +517,7 @@ impl Cache {
 
 /// Writes a dirty line's bytes to memory: the whole line, or only its dirty bytes. Returns
 /// the bytes written.
+#[inline(always)]
 fn write_line(mem: &mut Dram, granularity: WriteBack, line: u32, data: &[u8], mask: &DirtyMask) -> u32 {
     match granularity {
         WriteBack::Line => {
