@@ -505,8 +505,9 @@ impl<S: EventSink> MemorySystem<S> {
     /// program never touched (each copied page a page fault, 4 KiB zeroed).
     pub fn peek_dram_pages(&self, mut page: impl FnMut(u32, &[u8])) {
         let (base, size) = (self.map.dram_base, self.map.dram_size);
-        // (So that a line's page, its address rounded down, is one of DRAM's pages.)
-        debug_assert_eq!(base % DRAM_PAGE, 0, "the memory map puts DRAM on a page boundary");
+        // (So that a line's page, its address rounded down, is one of DRAM's pages: the memory
+        // map's validation puts DRAM on a 4 KiB boundary.)
+        mxpsim_detector::invariant!(base % DRAM_PAGE == 0, "DRAM on a page boundary");
         let cached: BTreeSet<u32> = match &self.cache {
             Some(cache) => cache.held_lines().map(|line| line & !(DRAM_PAGE - 1)).collect(),
             None => BTreeSet::new(),

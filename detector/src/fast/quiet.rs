@@ -22,9 +22,9 @@
 use crate::event::Access;
 use std::mem::offset_of;
 
-/// Recent lines kept (a power of two): 256 KiB of 32-byte lines, eight times what the default
-/// 32 KiB cache holds. (With as many as it holds, 1,024, a program that misses in the cache
-/// missed here too, and each miss's accesses were observed in full: cpubench under
+/// Recent lines kept (a power of two): 256 KiB of 32-byte lines, sixteen times what the
+/// default 16 KiB cache holds. (With 1,024, as many as a 32 KiB cache holds, a program that
+/// misses in the cache missed here too, and each miss's accesses were observed in full: cpubench under
 /// `--race-check`, first 3 × 10⁷ instructions, 412,000 full observations, 8,192 slots 74,000 —
 /// the first store of each dirty epoch; host instructions −3.6 %, fewer host cache misses.
 /// The entries a program touches are those of its lines, whatever the table's size.)

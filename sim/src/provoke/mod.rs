@@ -458,10 +458,6 @@ const GAP: usize = 16;
 /// less than [`GAP`] bytes apart are one run.
 fn runs(x: &[u8], y: &[u8], ranges: &[Range], limit: usize) -> Vec<(u32, u32, Vec<u8>, Vec<u8>)> {
     let mut out = Vec::new();
-    if limit == 0 {
-        // (The loop below looks at the limit only once a run is closed: one run too many.)
-        return out;
-    }
     let mut offset = 0usize;
     for range in ranges {
         let end = (offset + range.len as usize).min(x.len()).min(y.len());
@@ -480,21 +476,21 @@ fn runs(x: &[u8], y: &[u8], ranges: &[Range], limit: usize) -> Vec<(u32, u32, Ve
         for (i, _) in a.iter().zip(b).enumerate().filter(|(_, (p, q))| p != q) {
             current = match current {
                 Some((start, stop)) if i < stop + GAP => Some((start, i + 1)),
-                Some(run) => {
-                    close(run, &mut out);
+                before => {
+                    // A new run: the one before it is whole, and this one is only begun
+                    // when there is room for it (none with a limit already used up).
+                    if let Some(run) = before {
+                        close(run, &mut out);
+                    }
                     if out.len() >= limit {
                         return out;
                     }
                     Some((i, i + 1))
                 }
-                None => Some((i, i + 1)),
             };
         }
         if let Some(run) = current {
             close(run, &mut out);
-        }
-        if out.len() >= limit {
-            return out;
         }
     }
     out
