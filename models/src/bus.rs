@@ -78,6 +78,14 @@ pub trait Bus {
     /// that follow come from it.
     fn set_context(&mut self, _ctx: u32, _target: u32, _now: u64) {}
 
+    /// Where in the bus `set_context` keeps the context (a `u32`, this many bytes from the
+    /// bus's address), when keeping it is all `set_context` does: compiled code then sets it
+    /// itself at the usual calls and returns. It may change only between runs of the hart
+    /// (as [`Bus::direct`]).
+    fn context_field(&self) -> Option<usize> {
+        None
+    }
+
     /// Fetches the 16-bit instruction parcel at `addr` (2-byte aligned; the hart checks and
     /// fetches a 32-bit instruction as two parcels). Instruction fetch is ideal: no stall.
     fn fetch(&mut self, addr: u32) -> Result<u16, MemFault>;

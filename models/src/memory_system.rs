@@ -539,6 +539,11 @@ impl<S: EventSink> Bus for MemorySystem<S> {
         }
     }
 
+    fn context_field(&self) -> Option<usize> {
+        // (A timeline records each change of context.)
+        (S::ENABLED && self.timeline.is_none()).then_some(std::mem::offset_of!(Self, ctx))
+    }
+
     #[inline(always)]
     fn fetch(&mut self, addr: u32) -> Result<u16, MemFault> {
         // Code is fetched from memory (a perfect instruction cache that sees the coherent

@@ -16,12 +16,14 @@
 //! stack pointer: a return lands with its caller's `sp`; landing higher, it left every frame
 //! that was entered at or below that `sp`.
 
+use std::mem::{offset_of, size_of};
+
 /// The root context: code not reached through any tracked call.
 pub const ROOT: u32 = 0;
 
 /// How deep contexts go; deeper calls share their parent's context (a runaway recursion
 /// must not grow the tree without bound).
-const MAX_DEPTH: usize = 4096;
+pub(super) const MAX_DEPTH: usize = 4096;
 
 /// The nodes created per [`CallTree`] at most; calls past it stay in their parent's context.
 const MAX_NODES: usize = 1 << 22;
@@ -47,19 +49,70 @@ struct Frame {
     sp: u32,
 }
 
+/// The shadow stack: its first [`MAX_DEPTH`] frames in place, in an array whose entry 0 is
+/// the root's (so that the context a return leaves is always `held[depth].ctx`, and compiled
+/// code finds a frame by its depth with no test for the bottom: [`Layout`]); the frames
+/// deeper than that, which share their parent's context, in a vector.
+#[derive(Clone, Debug)]
+struct Stack {
+    /// `held[d]`: the frame at depth `d` (from 1), for `d` up to [`MAX_DEPTH`].
+    held: Box<[Frame; MAX_DEPTH + 1]>,
+    /// The frames past [`MAX_DEPTH`].
+    deep: Vec<Frame>,
+    /// The frames on the stack.
+    depth: u32,
+}
+
+impl Default for Stack {
+    fn default() -> Self {
+        let bottom = Frame { ctx: ROOT, sp: u32::MAX };
+        let held = vec![bottom; MAX_DEPTH + 1].into_boxed_slice().try_into().expect("MAX_DEPTH + 1 frames");
+        Stack { held, deep: Vec::new(), depth: 0 }
+    }
+}
+
+impl Stack {
+    fn push(&mut self, frame: Frame) {
+        match self.depth as usize {
+            d if d < MAX_DEPTH => self.held[d + 1] = frame,
+            _ => self.deep.push(frame),
+        }
+        self.depth += 1;
+    }
+
+    fn top(&self) -> Option<Frame> {
+        match self.depth as usize {
+            0 => None,
+            d if d <= MAX_DEPTH => Some(self.held[d]),
+            _ => self.deep.last().copied(),
+        }
+    }
+
+    fn pop(&mut self) -> Option<Frame> {
+        let top = self.top()?;
+        if self.depth as usize > MAX_DEPTH {
+            self.deep.pop();
+        }
+        self.depth -= 1;
+        Some(top)
+    }
+}
+
 /// Entries of [`CallTree::recent`].
 const RECENT: usize = 64;
 
-/// A (parent, call site) → child entry of [`CallTree::recent`].
+/// A (parent, call site) → child entry of [`CallTree::recent`], with the child's `sp`
+/// ([`Node::sp`], kept equal to it: a call site's child is only ever in its entry).
 #[derive(Clone, Copy, Debug)]
 struct Recent {
     parent: u32,
     call_site: u32,
     ctx: u32,
+    sp: u32,
 }
 
 /// An entry that matches no call: no context has this id ([`MAX_NODES`] is far below).
-const NO_RECENT: Recent = Recent { parent: u32::MAX, call_site: 0, ctx: ROOT };
+const NO_RECENT: Recent = Recent { parent: u32::MAX, call_site: 0, ctx: ROOT, sp: 0 };
 
 #[derive(Clone, Debug)]
 pub struct CallTree {
@@ -71,7 +124,7 @@ pub struct CallTree {
     /// functions from one context again and again, and a hit here is a compare where the
     /// map hashes (the map's look-up was most of a call's cost under `--race-check`).
     recent: [Recent; RECENT],
-    stack: Vec<Frame>,
+    stack: Stack,
     current: u32,
 }
 
@@ -81,7 +134,7 @@ impl Default for CallTree {
             nodes: vec![Node { parent: ROOT, call_site: 0, sp: SP_VARIES }],
             children: Default::default(),
             recent: [NO_RECENT; RECENT],
-            stack: Vec::new(),
+            stack: Stack::default(),
             current: ROOT,
         }
     }
@@ -89,6 +142,38 @@ impl Default for CallTree {
 
 const fn is_link(r: u8) -> bool {
     r == 1 || r == 5
+}
+
+/// What a `jal`/`jalr` writing `rd` (reading `rs1`, `None` for `jal`) does to the call
+/// contexts: (pops a frame, then pushes one).
+pub(super) const fn pops_and_pushes(rd: u8, rs1: Option<u8>) -> (bool, bool) {
+    let pops = match rs1 {
+        Some(r) => is_link(r) && r != rd,
+        None => false,
+    };
+    (pops, is_link(rd))
+}
+
+/// Where compiled code finds, in a [`CallTree`], what the usual call and return change, to
+/// make them itself ([`CallTree::call`] and [`CallTree::ret`] otherwise): a call whose recent
+/// entry is its own (the parent the current context, the call site, the entry's `sp` the
+/// call's or [`SP_VARIES`]) below [`MAX_DEPTH`]; a return at a depth from 1 to [`MAX_DEPTH`]
+/// whose top frame's `sp` is not below the return's (else it skips frames). Offsets in the
+/// tree, in a [`Frame`] (`held` points at an array of them) and in a recent entry.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Layout {
+    pub current: usize,
+    pub depth: usize,
+    pub held: usize,
+    pub frame_size: usize,
+    pub frame_ctx: usize,
+    pub frame_sp: usize,
+    pub recent_parent: usize,
+    pub recent_call_site: usize,
+    pub recent_ctx: usize,
+    pub recent_sp: usize,
+    pub max_depth: u32,
+    pub sp_varies: u32,
 }
 
 impl CallTree {
@@ -102,8 +187,7 @@ impl CallTree {
     /// (its value before the jump).
     #[inline]
     pub fn jump(&mut self, pc: u32, rd: u8, rs1: Option<u8>, sp: u32) {
-        let pushes = is_link(rd);
-        let pops = matches!(rs1, Some(r) if is_link(r) && r != rd);
+        let (pops, pushes) = pops_and_pushes(rd, rs1);
         if pops {
             self.ret(sp);
         }
@@ -114,14 +198,14 @@ impl CallTree {
 
     fn call(&mut self, pc: u32, sp: u32) {
         let parent = self.current;
-        if self.stack.len() >= MAX_DEPTH {
+        if self.stack.depth as usize >= MAX_DEPTH {
             // Still a frame, so that its return pops it and not an outer one; the firmware's
             // own stack bounds how deep this goes.
             self.stack.push(Frame { ctx: parent, sp });
             return;
         }
         let next = self.nodes.len() as u32;
-        let recent = &mut self.recent[(pc >> 1) as usize % RECENT];
+        let recent = &mut self.recent[Self::recent_index(pc)];
         let known = if recent.parent == parent && recent.call_site == pc {
             Some(recent.ctx)
         } else {
@@ -129,17 +213,17 @@ impl CallTree {
         };
         let ctx = match known {
             Some(ctx) => {
-                *recent = Recent { parent, call_site: pc, ctx };
                 let node = &mut self.nodes[ctx as usize];
                 if node.sp != sp {
                     node.sp = SP_VARIES;
                 }
+                *recent = Recent { parent, call_site: pc, ctx, sp: node.sp };
                 ctx
             }
             None if self.nodes.len() < MAX_NODES => {
                 self.nodes.push(Node { parent, call_site: pc, sp });
                 self.children.insert((parent, pc), next);
-                *recent = Recent { parent, call_site: pc, ctx: next };
+                *recent = Recent { parent, call_site: pc, ctx: next, sp };
                 next
             }
             None => parent,
@@ -152,11 +236,38 @@ impl CallTree {
         // A return restores the caller's `sp` exactly (the ABI). Above it, the return skipped
         // frames (`longjmp`): every frame entered at or below this `sp` has been left too.
         if self.stack.pop().is_some_and(|f| f.sp < sp) {
-            while self.stack.last().is_some_and(|f| f.sp <= sp) {
+            while self.stack.top().is_some_and(|f| f.sp <= sp) {
                 self.stack.pop();
             }
         }
-        self.current = self.stack.last().map_or(ROOT, |f| f.ctx);
+        self.current = self.stack.top().map_or(ROOT, |f| f.ctx);
+    }
+
+    /// The entry of [`CallTree::recent`] for calls at `pc`.
+    fn recent_index(pc: u32) -> usize {
+        (pc >> 1) as usize % RECENT
+    }
+
+    /// Where compiled code finds what it changes ([`Layout`]).
+    pub(super) const LAYOUT: Layout = Layout {
+        current: offset_of!(CallTree, current),
+        depth: offset_of!(CallTree, stack.depth),
+        held: offset_of!(CallTree, stack.held),
+        frame_size: size_of::<Frame>(),
+        frame_ctx: offset_of!(Frame, ctx),
+        frame_sp: offset_of!(Frame, sp),
+        recent_parent: offset_of!(Recent, parent),
+        recent_call_site: offset_of!(Recent, call_site),
+        recent_ctx: offset_of!(Recent, ctx),
+        recent_sp: offset_of!(Recent, sp),
+        max_depth: MAX_DEPTH as u32,
+        sp_varies: SP_VARIES,
+    };
+
+    /// Where the recent entry of calls at `pc` is in the tree (for [`CallTree::LAYOUT`]'s
+    /// fields in it).
+    pub(super) fn recent_entry(pc: u32) -> usize {
+        offset_of!(CallTree, recent) + Self::recent_index(pc) * size_of::<Recent>()
     }
 
     /// The context `ctx` was called from (the root for the root or an unknown id).

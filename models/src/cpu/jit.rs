@@ -27,6 +27,14 @@
 //! [`crate::events::Quiet::take`] says (the next position, a store held), where the sink's
 //! `cached` would do the same.
 //!
+//! Call contexts, likewise. Where the bus keeps them and lets compiled code set its context
+//! ([`Bus::context_field`]), the usual call and return (their recent entry the call's own, a
+//! return landing in the top frame: [`CallTree::LAYOUT`]) are made inline, as
+//! [`CallTree::jump`] makes them; the others go to [`Hart::jump`]. A plain jump (no link
+//! register written or read) changes no context and calls nothing. (Under the race checker
+//! a call and its return through the helper were some 200 host instructions: 4 % of
+//! `vbw_mtx_sobel`'s, which calls a function for each of its 8.3 million uncached stores.)
+//!
 //! Only blocks of plain computation are compiled: integer and multiply/divide operations,
 //! loads, stores, jumps and branches ([`compilable`]). Everything else (CSR instructions,
 //! atomics, system instructions, cache-block operations) is rare and stays interpreted.
@@ -44,6 +52,7 @@
 //! would run the stale copy on, this the new code there; RISC-V allows either.)
 
 use super::block_cache::{CHUNK_SHIFT, PAGE_SHIFT};
+use super::calls::{self, CallTree};
 use super::decode::Insn;
 use super::isa::{Format, Op};
 use super::timing::CostTable;
@@ -136,18 +145,36 @@ pub(super) struct Compiled {
     direct: bool,
 }
 
-/// What code is made for: a bus that keeps call contexts or not ([`Bus::CALL_CONTEXTS`]),
-/// and the direct path it offers ([`Bus::direct`]), whose constants are in the code.
+/// What code is made for: what it does for call contexts at a `jal`/`jalr`, and the direct
+/// path the bus offers ([`Bus::direct`]), whose constants are in the code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Target {
-    calls: bool,
+    contexts: Contexts,
     direct: Option<Direct>,
+}
+
+/// What compiled code does for the call contexts at a `jal`/`jalr`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Contexts {
+    /// Nothing: the bus keeps none ([`Bus::CALL_CONTEXTS`]).
+    Off,
+    /// Calls and returns go to the `jump` helper ([`Hart::jump`]).
+    Helper,
+    /// The usual call and return ([`CallTree::LAYOUT`]) are made in the code, which sets the
+    /// bus's context at this offset in it ([`Bus::context_field`]); the others go to the
+    /// helper.
+    Inline(usize),
 }
 
 impl Target {
     pub fn of<B: Bus>(bus: &B) -> Target {
         let direct = bus.direct().filter(|d| d.size >= 4);
-        Target { calls: B::CALL_CONTEXTS, direct }
+        let contexts = match (B::CALL_CONTEXTS, bus.context_field()) {
+            (false, _) => Contexts::Off,
+            (true, None) => Contexts::Helper,
+            (true, Some(field)) => Contexts::Inline(field),
+        };
+        Target { contexts, direct }
     }
 }
 
@@ -502,7 +529,7 @@ fn translate(
             now,
             pending: 0,
         };
-        t.block(insns, pc, costs, taken_branch, target.calls, cycles);
+        t.block(insns, pc, costs, taken_branch, target.contexts, cycles);
         t.b.seal_all_blocks();
         t.b.finalize(config);
     }
@@ -624,7 +651,15 @@ impl Translator<'_> {
     }
 
     /// Translates the block's instructions, from `pc`; `cycles`: see [`Compiled::cycles`].
-    fn block(&mut self, insns: &[Insn], mut pc: u32, costs: &CostTable, taken_branch: u64, calls: bool, cycles: u64) {
+    fn block(
+        &mut self,
+        insns: &[Insn],
+        mut pc: u32,
+        costs: &CostTable,
+        taken_branch: u64,
+        contexts: Contexts,
+        cycles: u64,
+    ) {
         let start = pc;
         let len = insns.len() as u32;
         // The cycles from after instruction k to the block's end (a taken branch's included).
@@ -656,20 +691,8 @@ impl Translator<'_> {
                             self.b.ins().band(sum, even)
                         }
                     };
-                    if calls {
-                        self.put_clock();
-                        let rs1 = if op == Jal { 0xff } else { u32::from(i.rs1) };
-                        let regs = u32::from(i.rd()) | rs1 << 8;
-                        let args = [
-                            self.frame,
-                            constant(&mut self.b, i32t, pc.into()),
-                            constant(&mut self.b, i32t, next.into()),
-                            constant(&mut self.b, i32t, regs.into()),
-                            target,
-                        ];
-                        let callee = self.helper(offset_of!(Frame, jump));
-                        self.b.ins().call_indirect(self.jump_sig, callee, &args);
-                    }
+                    let rs1 = (op == Jalr).then_some(i.rs1);
+                    self.call_context(contexts, pc, next, i.rd(), rs1, target);
                     let link = constant(&mut self.b, i32t, next.into());
                     self.set_reg(i.rd(), link);
                     self.pending += cost;
@@ -760,6 +783,125 @@ impl Translator<'_> {
         // that cannot be fetched).
         let next = constant(&mut self.b, i32t, pc.into());
         self.finish(next, insns.len() as u32, COMPLETED);
+    }
+
+    /// What a `jal`/`jalr` at `pc` writing `rd` (reading `rs1`; `None`: a `jal`) to `target`
+    /// does to the call contexts, as [`Hart::jump`] does it: nothing for a plain jump (the
+    /// tree is left as it is); the usual call and return made here where `contexts` allows
+    /// ([`CallTree::LAYOUT`]); the `jump` helper otherwise.
+    fn call_context(&mut self, contexts: Contexts, pc: u32, next: u32, rd: u8, rs1: Option<u8>, target: Value) {
+        let (pops, pushes) = calls::pops_and_pushes(rd, rs1);
+        if contexts == Contexts::Off || !(pops || pushes) {
+            return;
+        }
+        // (The clock as both ways see it; only the helper's needs it in the frame.)
+        self.clock();
+        let done = self.b.create_block();
+        if let Contexts::Inline(bus_field) = contexts {
+            if pops != pushes {
+                let slow = self.b.create_block();
+                let ctx = match pushes {
+                    true => self.usual_call(pc, slow),
+                    false => self.usual_return(slow),
+                };
+                let bus = self.bus();
+                self.b.ins().store(TRUSTED, ctx, bus, field(bus_field, 0));
+                self.b.ins().jump(done, &[]);
+                self.b.switch_to_block(slow);
+            }
+        }
+        self.put_clock();
+        let rs1 = rs1.map_or(0xff, u32::from);
+        let regs = u32::from(rd) | rs1 << 8;
+        let args = [
+            self.frame,
+            constant(&mut self.b, types::I32, pc.into()),
+            constant(&mut self.b, types::I32, next.into()),
+            constant(&mut self.b, types::I32, regs.into()),
+            target,
+        ];
+        let callee = self.helper(offset_of!(Frame, jump));
+        self.b.ins().call_indirect(self.jump_sig, callee, &args);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+    }
+
+    /// The offset of a field of the hart's call-context tree, `offset` bytes into it.
+    fn calls_field(offset: usize) -> i32 {
+        field(offset_of!(Hart, calls), offset)
+    }
+
+    /// [`CallTree::call`] at `pc` where its recent entry is its own, below the deepest frame
+    /// kept in place ([`CallTree::LAYOUT`]), else on to `slow`: the frame pushed, the context
+    /// entered (returned, for the bus).
+    fn usual_call(&mut self, pc: u32, slow: cranelift_codegen::ir::Block) -> Value {
+        let (i32t, hart, layout) = (types::I32, self.hart, CallTree::LAYOUT);
+        let entry = CallTree::recent_entry(pc);
+        let at_entry = |offset: usize| Self::calls_field(entry + offset);
+        let sp = self.reg(2);
+        let current = self.b.ins().load(i32t, TRUSTED, hart, Self::calls_field(layout.current));
+        let parent = self.b.ins().load(i32t, TRUSTED, hart, at_entry(layout.recent_parent));
+        let call_site = self.b.ins().load(i32t, TRUSTED, hart, at_entry(layout.recent_call_site));
+        let entry_sp = self.b.ins().load(i32t, TRUSTED, hart, at_entry(layout.recent_sp));
+        let depth = self.b.ins().load(i32t, TRUSTED, hart, Self::calls_field(layout.depth));
+        let mut ok = self.b.ins().icmp(IntCC::Equal, parent, current);
+        let mut all = |b: &mut FunctionBuilder, flag: Value| ok = b.ins().band(ok, flag);
+        let own = self.b.ins().icmp_imm_u(IntCC::Equal, call_site, i64::from(pc));
+        all(&mut self.b, own);
+        let same_sp = self.b.ins().icmp(IntCC::Equal, entry_sp, sp);
+        let varies = self.b.ins().icmp_imm_u(IntCC::Equal, entry_sp, i64::from(layout.sp_varies));
+        let sp_kept = self.b.ins().bor(same_sp, varies);
+        all(&mut self.b, sp_kept);
+        let in_place = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, depth, i64::from(layout.max_depth));
+        all(&mut self.b, in_place);
+        let fast = self.b.create_block();
+        self.b.ins().brif(ok, fast, &[], slow, &[]);
+        self.b.switch_to_block(fast);
+        let ctx = self.b.ins().load(i32t, TRUSTED, hart, at_entry(layout.recent_ctx));
+        let depth = self.b.ins().iadd_imm_u(depth, 1);
+        let frame = self.held_frame(depth);
+        self.b.ins().store(TRUSTED, ctx, frame, field(layout.frame_ctx, 0));
+        self.b.ins().store(TRUSTED, sp, frame, field(layout.frame_sp, 0));
+        self.b.ins().store(TRUSTED, depth, hart, Self::calls_field(layout.depth));
+        self.b.ins().store(TRUSTED, ctx, hart, Self::calls_field(layout.current));
+        ctx
+    }
+
+    /// [`CallTree::ret`] where the top frame is kept in place and the return lands in it
+    /// (its `sp` not below the return's: no frame skipped), else on to `slow`: the frame
+    /// popped, the context below it entered (returned, for the bus).
+    fn usual_return(&mut self, slow: cranelift_codegen::ir::Block) -> Value {
+        let (i32t, hart, layout) = (types::I32, self.hart, CallTree::LAYOUT);
+        let sp = self.reg(2);
+        let depth = self.b.ins().load(i32t, TRUSTED, hart, Self::calls_field(layout.depth));
+        // Depth 1 to MAX_DEPTH: depth - 1 below MAX_DEPTH, unsigned (0 wraps).
+        let below = self.b.ins().iadd_imm_u(depth, -1);
+        let in_place = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, below, i64::from(layout.max_depth));
+        // (The top frame looked at where it is kept; at another depth, the bottom entry.)
+        let zero = constant(&mut self.b, i32t, 0);
+        let top = self.b.ins().select(in_place, depth, zero);
+        let top = self.held_frame(top);
+        let top_sp = self.b.ins().load(i32t, TRUSTED, top, field(layout.frame_sp, 0));
+        let lands = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, top_sp, sp);
+        let ok = self.b.ins().band(in_place, lands);
+        let fast = self.b.create_block();
+        self.b.ins().brif(ok, fast, &[], slow, &[]);
+        self.b.switch_to_block(fast);
+        let frame = self.held_frame(below);
+        let ctx = self.b.ins().load(i32t, TRUSTED, frame, field(layout.frame_ctx, 0));
+        self.b.ins().store(TRUSTED, below, hart, Self::calls_field(layout.depth));
+        self.b.ins().store(TRUSTED, ctx, hart, Self::calls_field(layout.current));
+        ctx
+    }
+
+    /// The address of the call-context tree's frame kept in place at `depth` (an `i32` of
+    /// at most [`CallTree::LAYOUT`]'s `max_depth`).
+    fn held_frame(&mut self, depth: Value) -> Value {
+        let layout = CallTree::LAYOUT;
+        let held = self.b.ins().load(self.ptr, TRUSTED, self.hart, Self::calls_field(layout.held));
+        let index = self.b.ins().uextend(self.ptr, depth);
+        let offset = self.b.ins().imul_imm_u(index, layout.frame_size as i64);
+        self.b.ins().iadd(held, offset)
     }
 
     /// The block (of `len` instructions, `cycles` at most) jumps back to its `start`: it runs

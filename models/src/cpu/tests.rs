@@ -976,6 +976,8 @@ mod translated {
         events: Option<Vec<mxpsim_detector::event::Event>>,
         /// With a sink that has a quiet case: what it took and noted.
         quiet: Option<QuietState>,
+        /// The call-context tree: the current context and every context.
+        contexts: (u32, Vec<(u32, u32, u32)>),
     }
 
     /// What the run's events are seen by.
@@ -1260,12 +1262,63 @@ mod translated {
             stats,
             events: None,
             quiet: None,
+            contexts: (hart.calls().current(), hart.calls().nodes().collect()),
         };
         (outcome, bus.into_sink())
     }
 
     fn value() -> impl Strategy<Value = u32> {
         prop_oneof![any::<u32>(), prop::sample::select(vec![0u32, 1, u32::MAX, i32::MIN as u32, i32::MAX as u32, 2])]
+    }
+
+    /// Calls nested deeper than the call-context tree keeps frames in place, and the returns
+    /// from them, made by compiled code as the interpreter makes them: the same events (each
+    /// frame's store names its context), the same tree. (The usual call and return are made
+    /// in compiled code, the others by the helper: here both, at every depth.)
+    #[test]
+    fn compiled_calls_deeper_than_the_frames_kept_in_place_keep_the_interpreters_contexts() {
+        const A0: u32 = 10;
+        const RA: u32 = 1;
+        const SP: u32 = 2;
+        let depth = crate::cpu::calls::MAX_DEPTH as i32 + 100;
+        // main: a0 = depth; call f; count down the rounds; then stop at `j .`.
+        // f: push ra (a DRAM store, in f's context); a0 -= 1; if a0 != 0, call f; pop ra; return.
+        let words = [
+            lui(A0, (depth as u32) >> 12),
+            addi(A0, A0, depth & 0xfff),
+            jal(RA, 16),
+            addi(COUNTER, COUNTER, -1),
+            b(-16, 0, COUNTER, 1),
+            jal(0, 0),
+            addi(SP, SP, -8),
+            s(4, RA, SP, 2),
+            addi(A0, A0, -1),
+            b(8, 0, A0, 0),
+            jal(RA, -16),
+            i(4, SP, 2, RA, 0x03),
+            addi(SP, SP, 8),
+            jalr(0, RA, 0),
+        ];
+        assert_eq!(depth & 0x800, 0, "no carry into lui's part");
+        let run = |interpreted: bool| {
+            let config = CacheConfig { enabled: false, ..CacheConfig::default() };
+            let (mut hart, mut bus) = machine_with_sink(&words, &config, Vec::new());
+            (hart.x[SP as usize], hart.x[COUNTER as usize]) = (BASE + 0x1_0000, 3);
+            let budget = 200_000;
+            if interpreted {
+                hart.run(&mut bus, &mut Interpreted, budget);
+            } else {
+                while hart.steps < budget
+                    && hart.run(&mut bus, &mut (), (budget - hart.steps).min(3_000)) == Exit::Budget
+                {}
+            }
+            assert_eq!(hart.pc, BASE + 20, "at the end");
+            let contexts = (hart.calls().current(), hart.calls().nodes().collect::<Vec<_>>());
+            (hart.steps, contexts, bus.into_sink())
+        };
+        let interpreted = run(true);
+        assert_eq!(interpreted.1 .1.len(), crate::cpu::calls::MAX_DEPTH + 1, "a context per depth kept, and the root");
+        assert_eq!(run(false), interpreted);
     }
 
     /// A hit's stall stops at the cycle limit (`Hart::waited`) on the direct path too. Only a
