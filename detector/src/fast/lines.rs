@@ -232,18 +232,23 @@ impl WholeCacheOps {
 }
 
 /// Line states in a sparse two-level table over the 32-bit address space: O(1) lookups with
-/// no hashing, and pages only where lines have been touched. The states of all pages live in
-/// one vector (a page's lines contiguous, pages in the order they were created); the table
-/// maps a page number to where its lines start. The last page looked up is remembered, so an
+/// no hashing, and pages only where lines have been touched. Each line with a state has an
+/// index (a page's lines consecutive, pages in the order they were created); the table maps
+/// a page number to where its lines start. The last page looked up is remembered, so an
 /// access near the previous one (the usual case) costs a compare and an index.
 #[derive(Clone, Debug)]
 struct LineTable {
     line_shift: u32,
     lines_per_page: usize,
-    /// Per 4 MiB of addresses, per 4 KiB page: 1 + the page's index in `states` divided by
-    /// `lines_per_page` (0: no page yet).
+    /// Per 4 MiB of addresses, per 4 KiB page: 1 + the page's index in `states` (0: no page
+    /// yet).
     directories: Box<[Option<Directory>; DIRECTORIES]>,
-    states: Vec<LineState>,
+    /// The states of the lines of each page, by page index: state `i` is line `i %
+    /// lines_per_page` of page `i / lines_per_page`. (A page's in an allocation of its own, so
+    /// that the table grows without moving what it holds: one vector of all states, doubling,
+    /// copied itself at each doubling — 100 MB in `vbw_mtx_sobel`'s run — and touched twice
+    /// the memory it kept.)
+    states: Vec<Box<[LineState]>>,
     pages: usize,
     /// The page number last looked up (`u32::MAX`, never a page number: none) and the index
     /// of its first line in `states`.
@@ -353,13 +358,26 @@ impl LineTable {
         }
     }
 
-    /// Whether the line whose state is `states[i]` is flagged.
+    /// State `i`.
+    #[inline]
+    fn state_at(&self, i: usize) -> &LineState {
+        let (page, line) = self.page_and_line(i);
+        &self.states[page][line]
+    }
+
+    /// The page index and the line in it of state `i` (`lines_per_page` is a power of two).
+    #[inline]
+    fn page_and_line(&self, i: usize) -> (usize, usize) {
+        (i >> (PAGE_BITS - self.line_shift), i & (self.lines_per_page - 1))
+    }
+
+    /// Whether the line whose state is `i` is flagged.
     #[inline]
     fn flagged_at(&self, i: usize) -> bool {
         self.flags[i >> 6] & 1 << (i & 63) != 0
     }
 
-    /// Sets the flag of the line whose state is `states[i]`.
+    /// Sets the flag of the line whose state is `i`.
     fn set_flag_at(&mut self, i: usize, flagged: bool) {
         match flagged {
             true => self.flags[i >> 6] |= 1 << (i & 63),
@@ -399,7 +417,7 @@ impl LineTable {
 
     #[inline]
     fn get(&self, line: u32) -> Option<&LineState> {
-        self.find(line).map(|i| &self.states[i])
+        self.find(line).map(|i| self.state_at(i))
     }
 
     /// The state of `line` (its page created if needed) and whether the line is flagged.
@@ -415,7 +433,8 @@ impl LineTable {
         }
         let i = self.memo_base + self.offset(line);
         let flagged = self.flagged_at(i);
-        (&mut self.states[i], flagged)
+        let (page, line) = self.page_and_line(i);
+        (&mut self.states[page][line], flagged)
     }
 
     /// Creates page `page` (which must not exist); returns where its lines start in `states`.
@@ -425,8 +444,8 @@ impl LineTable {
         let directory = self.directories[(page >> DIRECTORY_BITS) as usize].get_or_insert_with(new_directory);
         self.pages += 1;
         directory[(page as usize) & (PAGES_PER_DIRECTORY - 1)] = u32::try_from(self.pages).expect("at most 2^20 pages");
-        self.states.resize(self.pages * self.lines_per_page, LineState::default());
-        self.flags.resize(self.states.len().div_ceil(64), 0);
+        self.states.push(vec![LineState::default(); self.lines_per_page].into_boxed_slice());
+        self.flags.resize((self.pages * self.lines_per_page).div_ceil(64), 0);
         let base = (self.pages - 1) * self.lines_per_page;
         let first = (page << PAGE_BITS) >> self.line_shift;
         let flags = &mut self.flags;
@@ -502,7 +521,7 @@ impl Lines {
                 return None;
             }
             let inval_at = match self.table.find(line) {
-                Some(i) if self.table.flagged_at(i) => self.table.states[i].inval_at,
+                Some(i) if self.table.flagged_at(i) => self.table.state_at(i).inval_at,
                 None if self.table.unpaged_flagged(line) => 0,
                 _ => return None,
             };
