@@ -55,14 +55,14 @@ pub struct QuietFields {
 }
 
 /// A sink's stores held back, one per line, direct-mapped by line number: a pointer at
-/// `entries` to `slots` entries (a power of two) of `stride` bytes, and a generation (a
-/// `u64` at `generation`). An entry whose `u64` at `key` is `generation << 32 | line` holds
-/// a store to `line` that a store there replaces: its [`Pos`] at `pos`, [`Origin`] at
-/// `origin` and [`Range`] at `range` (offsets in the entry).
+/// `entries` to `slots` entries (a power of two) of `stride` bytes, and the generation's
+/// key base (a `u64` at `key_base`: [`HeldStores::key_base`]). An entry whose `u64` at `key`
+/// is [`HeldStores::key_of`] `line` holds a store to `line` that a store there replaces: its
+/// [`Pos`] at `pos`, [`Origin`] at `origin` and [`Range`] at `range` (offsets in the entry).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HeldStores {
     pub entries: usize,
-    pub generation: usize,
+    pub key_base: usize,
     pub slots: usize,
     pub stride: usize,
     pub key: usize,
@@ -74,7 +74,7 @@ pub struct HeldStores {
 impl HeldStores {
     /// The same, in an object that holds these `by` bytes from its start.
     pub const fn within(self, by: usize) -> HeldStores {
-        HeldStores { entries: self.entries + by, generation: self.generation + by, ..self }
+        HeldStores { entries: self.entries + by, key_base: self.key_base + by, ..self }
     }
 
     /// The entry of `line` (lines of `1 << line_shift` bytes).
@@ -82,9 +82,18 @@ impl HeldStores {
         (line >> line_shift) as usize % self.slots
     }
 
-    /// The key of an entry that holds a store to `line` in `generation`.
-    pub const fn key_of(generation: u64, line: u32) -> u64 {
-        generation << 32 | line as u64
+    /// What a new generation adds to the key base.
+    pub const NEXT_GENERATION: u64 = 1 << 32;
+
+    /// The key base of `generation`: `generation << 32`. (Kept so, not as the generation's
+    /// number: the look in compiled code is a host instruction shorter.)
+    pub const fn key_base(generation: u64) -> u64 {
+        generation << 32
+    }
+
+    /// The key of an entry that holds a store to `line` in the generation of `key_base`.
+    pub const fn key_of(key_base: u64, line: u32) -> u64 {
+        key_base | line as u64
     }
 }
 
@@ -124,7 +133,7 @@ impl Quiet {
             let now = field(at.detector.now).cast::<Pos>();
             let recent = *field(at.detector.recent).cast::<*const u64>();
             let entry = *recent.add(InlineQuiet::slot(line, self.line_shift));
-            let covering = InlineQuiet::covering(*field(at.detector.generation).cast::<u64>(), line);
+            let covering = InlineQuiet::covering(*field(at.detector.stamp).cast::<u64>(), line);
             let covered = match access {
                 Access::Read => entry | 2 == covering,
                 Access::Write => entry == covering,
@@ -136,8 +145,8 @@ impl Quiet {
             let entries = *field(held.entries).cast::<*mut u8>();
             let entry = entries.add(held.index(line, self.line_shift) * held.stride);
             if access == Access::Write {
-                let generation = *field(held.generation).cast::<u64>();
-                if *entry.add(held.key).cast::<u64>() != HeldStores::key_of(generation, line)
+                let key_base = *field(held.key_base).cast::<u64>();
+                if *entry.add(held.key).cast::<u64>() != HeldStores::key_of(key_base, line)
                     || *field(at.read_pos).cast::<Pos>() == *now
                 {
                     return false;

@@ -50,8 +50,8 @@ const HELD: usize = 4096;
 /// A store not yet written to its line's slot.
 #[derive(Clone, Copy, Debug, Default)]
 struct Held {
-    /// `generation << 32 | line` of the store's line while a store there replaces it (the
-    /// generation of [`AccessLog::generation`]: no request since); 0: none.
+    /// [`HeldStores::key_of`] the store's line while a store there replaces it (in the
+    /// generation of [`AccessLog::key_base`]: no request since); 0: none.
     key: u64,
     /// The store (pos 0: none).
     store: Logged,
@@ -66,7 +66,7 @@ pub struct AccessLog {
     last_request: Pos,
     /// One more than the requests so far (wrapping before 2^32): the held stores of earlier
     /// generations are replaced by no store.
-    generation: u64,
+    key_base: u64,
     /// The latest store to each of a few lines, while it is not yet in its slot. A store to
     /// the same line with no request between replaces it here, without a look-up: a loop
     /// filling a buffer stores to each line many times over, and only its last store before
@@ -93,7 +93,7 @@ impl AccessLog {
             line_shift,
             lines_per_page: 1 << (PAGE_SHIFT - line_shift),
             last_request: 0,
-            generation: 1,
+            key_base: HeldStores::key_base(1),
             held: Box::new([Held::default(); HELD]),
             page_numbers,
             pages: Vec::new(),
@@ -132,11 +132,11 @@ impl AccessLog {
     /// A request at CPU position `pos` (later than every one before).
     pub fn request(&mut self, pos: Pos) {
         self.last_request = pos;
-        self.generation += 1;
-        if self.generation == 1 << 32 {
+        self.key_base = self.key_base.wrapping_add(HeldStores::NEXT_GENERATION);
+        if self.key_base == 0 {
             // (Keys keep 32 bits of it: written out, no key of before can come again.)
             (0..HELD).for_each(|i| self.write_held(i));
-            self.generation = 1;
+            self.key_base = HeldStores::key_base(1);
         }
     }
 
@@ -150,7 +150,7 @@ impl AccessLog {
     pub fn store(&mut self, range: Range, pos: Pos, origin: Origin) {
         let store = Logged { pos, origin, range };
         let line = range.start & (u32::MAX << self.line_shift);
-        let key = self.generation << 32 | u64::from(line);
+        let key = HeldStores::key_of(self.key_base, line);
         let index = self.held_index(line);
         if self.held[index].key == key {
             self.held[index].store = store;
@@ -164,7 +164,7 @@ impl AccessLog {
     /// ([`mxpsim_models::events::Quiet`]).
     pub const HELD_STORES: HeldStores = HeldStores {
         entries: offset_of!(AccessLog, held),
-        generation: offset_of!(AccessLog, generation),
+        key_base: offset_of!(AccessLog, key_base),
         slots: HELD,
         stride: size_of::<Held>(),
         key: offset_of!(Held, key),
@@ -296,9 +296,9 @@ mod tests {
         let line = 0x8000_1000;
         log.store(Range::new(line, 4), 1, at(0x10));
         // The 2^32-th request: no held key of before may come again.
-        log.generation = (1 << 32) - 1;
+        log.key_base = HeldStores::key_base((1 << 32) - 1);
         log.request(2);
-        assert_eq!(log.generation, 1);
+        assert_eq!(log.key_base, HeldStores::key_base(1));
         log.store(Range::new(line + 4, 4), 3, at(0x14));
         assert_eq!(log.last_store_before(line, 2).map(|s| s.pos), Some(1), "the store before the request");
         assert_eq!(log.last_store_before(line, 4).map(|s| s.pos), Some(3));

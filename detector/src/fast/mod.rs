@@ -223,7 +223,7 @@ impl FastDetector {
     pub const INLINE_QUIET: InlineQuiet = InlineQuiet {
         now: std::mem::offset_of!(FastDetector, now),
         recent: std::mem::offset_of!(FastDetector, quiet) + QuietLines::RECENT,
-        generation: std::mem::offset_of!(FastDetector, quiet) + QuietLines::GENERATION,
+        stamp: std::mem::offset_of!(FastDetector, quiet) + QuietLines::STAMP,
     };
 
     /// [`Detector::request_pending`](crate::Detector::request_pending).

@@ -47,7 +47,8 @@ struct Last {
 /// Where a caller that takes quiet accesses inline (compiled code) finds the filter's recent
 /// lines and the position, as byte offsets from an object holding them (the detector:
 /// [`crate::Detector::INLINE_QUIET`]): a pointer at `recent` to [`InlineQuiet::SLOTS`] `u64`
-/// entries, the generation a `u64` at `generation`, the [`Pos`](crate::event::Pos) at `now`.
+/// entries, the generation's stamp a `u64` at `stamp` ([`InlineQuiet::stamp`]), the
+/// [`Pos`](crate::event::Pos) at `now`.
 /// An access within a line is quiet when its recent entry covers it
 /// ([`InlineQuiet::covering`]); taking it is adding one to the position, as
 /// [`crate::Detector::observe_quiet`] does. (The last line is always also in its recent entry,
@@ -57,7 +58,7 @@ struct Last {
 pub struct InlineQuiet {
     pub now: usize,
     pub recent: usize,
-    pub generation: usize,
+    pub stamp: usize,
 }
 
 impl InlineQuiet {
@@ -67,8 +68,8 @@ impl InlineQuiet {
     const WRITES: u32 = 2;
     /// Entries of the recent lines (a power of two).
     pub const SLOTS: usize = SLOTS;
-    /// Where an entry's generation starts ([`InlineQuiet::covering`]).
-    pub const GENERATION_SHIFT: u32 = GENERATION_SHIFT;
+    /// What a new generation adds to the stamp ([`InlineQuiet::stamp`]).
+    pub const NEXT_GENERATION: u64 = 1 << GENERATION_SHIFT;
 
     /// The least `covers` under which `access` is quiet.
     #[inline(always)]
@@ -85,11 +86,19 @@ impl InlineQuiet {
         (line >> line_shift) as usize % SLOTS
     }
 
-    /// The entry that covers writes to `line` in `generation`: an entry `e` covers a write
-    /// when it is this, a read when `e | 2` is.
+    /// The stamp of `generation`: the entry that covers writes to line 0 in it. (Kept so,
+    /// not as the generation's number: the look in compiled code is two host instructions
+    /// shorter.)
     #[inline(always)]
-    pub const fn covering(generation: u64, line: u32) -> u64 {
-        generation << GENERATION_SHIFT | (line as u64) << 2 | 3
+    pub const fn stamp(generation: u64) -> u64 {
+        generation << GENERATION_SHIFT | 3
+    }
+
+    /// The entry that covers writes to `line` in the generation of `stamp`: an entry `e`
+    /// covers a write when it is this, a read when `e | 2` is.
+    #[inline(always)]
+    pub const fn covering(stamp: u64, line: u32) -> u64 {
+        stamp | (line as u64) << 2
     }
 
     /// What a covering entry makes the last line cover: bit 1 is its writes.
@@ -104,7 +113,7 @@ impl InlineQuiet {
 
     /// The same fields, in an object that holds this one `by` bytes from its start.
     pub const fn within(self, by: usize) -> InlineQuiet {
-        InlineQuiet { now: self.now + by, recent: self.recent + by, generation: self.generation + by }
+        InlineQuiet { now: self.now + by, recent: self.recent + by, stamp: self.stamp + by }
     }
 }
 
@@ -123,8 +132,8 @@ pub(crate) struct QuietLines {
     /// it change nothing either, bit 0 set — so that a look is one compare. An entry of an
     /// earlier generation (or 0) holds nothing.
     recent: Box<[u64; SLOTS]>,
-    /// The current generation (from 1).
-    generation: u64,
+    /// The current generation's stamp ([`InlineQuiet::stamp`]; generations from 1).
+    stamp: u64,
 }
 
 impl QuietLines {
@@ -133,12 +142,12 @@ impl QuietLines {
             last: Last::default(),
             line_shift: line_size.trailing_zeros(),
             recent: Box::new([0; SLOTS]),
-            generation: 1,
+            stamp: InlineQuiet::stamp(1),
         }
     }
 
     fn entry(&self, line: u32, writes_too: bool) -> u64 {
-        let covering = InlineQuiet::covering(self.generation, line);
+        let covering = InlineQuiet::covering(self.stamp, line);
         if writes_too {
             covering
         } else {
@@ -147,7 +156,7 @@ impl QuietLines {
     }
 
     fn covered(&self, entry: u64, line: u32, access: Access) -> bool {
-        let covering = InlineQuiet::covering(self.generation, line);
+        let covering = InlineQuiet::covering(self.stamp, line);
         match access {
             Access::Read => entry | 2 == covering,
             Access::Write => entry == covering,
@@ -188,17 +197,18 @@ impl QuietLines {
     /// Where the recent lines are, from the filter's start (for [`InlineQuiet`]). (A `Box`
     /// of a sized array: a pointer.)
     pub const RECENT: usize = offset_of!(QuietLines, recent);
-    pub const GENERATION: usize = offset_of!(QuietLines, generation);
+    pub const STAMP: usize = offset_of!(QuietLines, stamp);
 
     /// An event that may end the quiet of any line.
     #[inline]
     pub fn clear(&mut self) {
         self.last = Last::default();
-        self.generation += 1;
-        if self.generation == 1 << (64 - GENERATION_SHIFT) {
-            // (After 2^30 clears: the generations start again, from a table holding nothing.)
+        self.stamp = self.stamp.wrapping_add(InlineQuiet::NEXT_GENERATION);
+        if self.stamp < InlineQuiet::NEXT_GENERATION {
+            // (After 2^30 clears, generation 0: the generations start again, from a table
+            // holding nothing.)
             self.recent.fill(0);
-            self.generation = 1;
+            self.stamp = InlineQuiet::stamp(1);
         }
     }
 }
@@ -272,11 +282,11 @@ mod tests {
         // Entries of an earlier generation hold nothing, also once the generations wrap.
         let mut wrapping = QuietLines::new(32);
         wrapping.insert(0x1000, true);
-        wrapping.generation = (1 << (64 - GENERATION_SHIFT)) - 1;
+        wrapping.stamp = InlineQuiet::stamp((1 << (64 - GENERATION_SHIFT)) - 1);
         wrapping.insert(0x2000, true);
         assert!(wrapping.covers_recent(0x2000, Access::Write) && !wrapping.covers_recent(0x1000, Access::Read));
         wrapping.clear();
-        assert_eq!(wrapping.generation, 1);
+        assert_eq!(wrapping.stamp, InlineQuiet::stamp(1));
         assert!(!wrapping.covers_recent(0x1000, Access::Read), "an entry from before the wrap");
         assert!(!wrapping.covers_recent(0x2000, Access::Read));
         // Line 0 (and lines of one byte) are lines like any other.

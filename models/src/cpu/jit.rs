@@ -1138,13 +1138,11 @@ impl Translator<'_> {
             let slot = self.b.ins().ishl_imm_u(slot, 3);
             let slot = self.b.ins().iadd(recent, slot);
             let entry = self.b.ins().load(i64t, TRUSTED, slot, 0);
-            let generation = self.b.ins().load(i64t, TRUSTED, bus, field(at.detector.generation, 0));
-            // `InlineQuiet::covering`, from the generation and the line.
-            let covering = self.b.ins().ishl_imm_u(generation, i64::from(InlineQuiet::GENERATION_SHIFT));
+            let stamp = self.b.ins().load(i64t, TRUSTED, bus, field(at.detector.stamp, 0));
+            // `InlineQuiet::covering`, from the stamp and the line.
             let shifted = self.b.ins().uextend(i64t, line);
             let shifted = self.b.ins().ishl_imm_u(shifted, 2);
-            let covering = self.b.ins().bor(covering, shifted);
-            let covering = self.b.ins().bor_imm_u(covering, 3);
+            let covering = self.b.ins().bor(stamp, shifted);
             let seen = if store { entry } else { self.b.ins().bor_imm_u(entry, 2) };
             let covered = self.b.ins().icmp(IntCC::Equal, seen, covering);
             all(&mut self.b, covered);
@@ -1153,10 +1151,10 @@ impl Translator<'_> {
                 let entry = self.held_entry(quiet, addr);
                 held = Some(entry);
                 let key = self.b.ins().load(i64t, TRUSTED, entry, field(at.held.key, 0));
-                let generation = self.b.ins().load(i64t, TRUSTED, bus, field(at.held.generation, 0));
-                let wanted = self.b.ins().ishl_imm_u(generation, 32);
+                // `HeldStores::key_of`.
+                let key_base = self.b.ins().load(i64t, TRUSTED, bus, field(at.held.key_base, 0));
                 let line = self.b.ins().uextend(i64t, line);
-                let wanted = self.b.ins().bor(wanted, line);
+                let wanted = self.b.ins().bor(key_base, line);
                 let replaces = self.b.ins().icmp(IntCC::Equal, key, wanted);
                 all(&mut self.b, replaces);
                 let read = self.b.ins().load(i64t, TRUSTED, bus, field(at.read_pos, 0));

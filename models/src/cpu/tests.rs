@@ -995,13 +995,15 @@ mod translated {
     struct QuietState {
         position: Pos,
         recent: Box<[u64; InlineQuiet::SLOTS]>,
-        generation: u64,
+        /// [`InlineQuiet::stamp`] of the generation of its recent entries.
+        stamp: u64,
         /// The events it was called for.
         events: u64,
         /// The last read it was called for.
         read: (Pos, Origin),
         held: Box<[Held; 16]>,
-        held_generation: u64,
+        /// [`HeldStores::key_base`] of the generation of its held stores.
+        held_key_base: u64,
     }
 
     /// A [`QuietSink`]'s held store.
@@ -1031,11 +1033,11 @@ mod translated {
             let state = QuietState {
                 position: 0,
                 recent: Box::new([0; InlineQuiet::SLOTS]),
-                generation: 1,
+                stamp: InlineQuiet::stamp(1),
                 events: 0,
                 read: Default::default(),
                 held: Box::new([Held::default(); 16]),
-                held_generation: 1,
+                held_key_base: HeldStores::key_base(1),
             };
             QuietSink { state, recorded: Vec::new(), taken_by_call: 0 }
         }
@@ -1054,8 +1056,8 @@ mod translated {
                 self.state.position += 1;
             }
             self.state.events += 1;
-            self.state.generation += 1;
-            self.state.held_generation += 1;
+            self.state.stamp += InlineQuiet::NEXT_GENERATION;
+            self.state.held_key_base += HeldStores::NEXT_GENERATION;
             self.recorded.push(event);
         }
 
@@ -1070,7 +1072,7 @@ mod translated {
             state.position += 1;
             state.events += 1;
             let line = range.start & (u32::MAX << LINE_SHIFT);
-            let covering = InlineQuiet::covering(state.generation, line);
+            let covering = InlineQuiet::covering(state.stamp, line);
             let slot = &mut state.recent[InlineQuiet::slot(line, LINE_SHIFT)];
             match state.position % 3 {
                 0 => *slot = covering,
@@ -1078,7 +1080,7 @@ mod translated {
                 _ => {}
             }
             if state.position.is_multiple_of(7) {
-                state.generation += 1;
+                state.stamp += InlineQuiet::NEXT_GENERATION;
             }
             match access {
                 EventAccess::Read => state.read = (state.position, origin),
@@ -1086,7 +1088,7 @@ mod translated {
                     let key = if state.position.is_multiple_of(5) {
                         0
                     } else {
-                        HeldStores::key_of(state.held_generation, line)
+                        HeldStores::key_of(state.held_key_base, line)
                     };
                     let index = (line >> LINE_SHIFT) as usize % state.held.len();
                     state.held[index] = Held { key, pos: state.position, origin, range };
@@ -1106,12 +1108,12 @@ mod translated {
                 detector: InlineQuiet {
                     now: at(offset_of!(QuietState, position)),
                     recent: at(offset_of!(QuietState, recent)),
-                    generation: at(offset_of!(QuietState, generation)),
+                    stamp: at(offset_of!(QuietState, stamp)),
                 },
                 read_pos: at(offset_of!(QuietState, read.0)),
                 held: HeldStores {
                     entries: at(offset_of!(QuietState, held)),
-                    generation: at(offset_of!(QuietState, held_generation)),
+                    key_base: at(offset_of!(QuietState, held_key_base)),
                     slots: 16,
                     stride: size_of::<Held>(),
                     key: offset_of!(Held, key),
