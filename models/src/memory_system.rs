@@ -499,6 +499,9 @@ fn bytes_of(value: u32, width: Width) -> ([u8; 4], usize) {
 pub const DRAM_PAGE: u32 = 4096;
 
 impl<S: EventSink> MemorySystem<S> {
+    /// Where the hart's call context is ([`Bus::set_context`]), for compiled code.
+    const CONTEXT: usize = std::mem::offset_of!(Self, ctx);
+
     /// DRAM as [`Bus::peek`] shows it, [`DRAM_PAGE`] bytes at a time (the last page shorter
     /// if DRAM's size asks), each with its address, but for the pages that are all zero: a
     /// capture of all DRAM after a run, without copying and comparing the megabytes a
@@ -541,7 +544,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
 
     fn context_field(&self) -> Option<usize> {
         // (A timeline records each change of context.)
-        (S::ENABLED && self.timeline.is_none()).then_some(std::mem::offset_of!(Self, ctx))
+        (S::ENABLED && self.timeline.is_none()).then_some(Self::CONTEXT)
     }
 
     #[inline(always)]
@@ -731,7 +734,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
             true => {
                 let sink = self.sink.quiet().filter(|q| q.line_shift == self.line.trailing_zeros())?;
                 let sink = Quiet { at: sink.at.within(std::mem::offset_of!(Self, sink)), ..sink };
-                Some(QuietPath { sink, ctx: std::mem::offset_of!(Self, ctx) })
+                Some(QuietPath { sink, ctx: Self::CONTEXT })
             }
             false => None,
         };

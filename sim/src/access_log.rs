@@ -64,8 +64,9 @@ pub struct AccessLog {
     lines_per_page: usize,
     /// The position of the newest request so far (0: none).
     last_request: Pos,
-    /// One more than the requests so far (wrapping before 2^32): the held stores of earlier
-    /// generations are replaced by no store.
+    /// The key base ([`HeldStores::key_base`]) of generation one more than the requests so
+    /// far (wrapping before 2^32): the held stores of earlier generations are replaced by no
+    /// store.
     key_base: u64,
     /// The latest store to each of a few lines, while it is not yet in its slot. A store to
     /// the same line with no request between replaces it here, without a look-up: a loop

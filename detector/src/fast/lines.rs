@@ -240,7 +240,7 @@ impl WholeCacheOps {
 struct LineTable {
     line_shift: u32,
     lines_per_page: usize,
-    /// Per 4 MiB of addresses, per 4 KiB page: 1 + the page's index in `states` (0: no page
+    /// Per 4 MiB of addresses, per 4 KiB page: 1 + the page's index (0: no page
     /// yet).
     directories: Box<[Option<Directory>; DIRECTORIES]>,
     /// The states of the lines of each page, by page index: state `i` is line `i %
@@ -251,7 +251,7 @@ struct LineTable {
     states: Vec<Box<[LineState]>>,
     pages: usize,
     /// The page number last looked up (`u32::MAX`, never a page number: none) and the index
-    /// of its first line in `states`.
+    /// of its first line.
     memo_page: u32,
     memo_base: usize,
     /// The flags of lines in pages without states: a DMA over memory the CPU never touched
@@ -259,7 +259,7 @@ struct LineTable {
     /// transfer cost gigabytes. One bit per line here, moved into the states when the CPU's
     /// first access creates the page.
     unpaged_flags: LineBits,
-    /// Per line with a state (by its index in `states`), a bit: some live non-cache DRAM
+    /// Per line with a state (by its index), a bit: some live non-cache DRAM
     /// node may overlap the line (see [`super::dram`]); cleared lazily when a look finds
     /// none. Kept apart from the states: a read with no request pending (nearly every event)
     /// needs only this bit, and 64 of them share a word where a state is 192 bytes.
@@ -397,7 +397,7 @@ impl LineTable {
         ((line & ((1 << PAGE_BITS) - 1)) >> self.line_shift) as usize
     }
 
-    /// Where the lines of page `page` start in `states`, if it exists.
+    /// The index of the first line of page `page`, if it exists.
     #[inline]
     fn find_page(&self, page: u32) -> Option<usize> {
         if page == self.memo_page {
@@ -437,7 +437,7 @@ impl LineTable {
         (&mut self.states[page][line], flagged)
     }
 
-    /// Creates page `page` (which must not exist); returns where its lines start in `states`.
+    /// Creates page `page` (which must not exist); returns the index of its first line.
     #[cold]
     #[inline(never)]
     fn insert_page(&mut self, page: u32) -> usize {

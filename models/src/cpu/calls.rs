@@ -102,7 +102,8 @@ impl Stack {
 const RECENT: usize = 64;
 
 /// A (parent, call site) → child entry of [`CallTree::recent`], with the child's `sp`
-/// ([`Node::sp`], kept equal to it: a call site's child is only ever in its entry).
+/// ([`Node::sp`], kept equal to it: a call site's child is only ever in its entry; an empty
+/// entry, [`NO_RECENT`], matches no call whatever its `sp`).
 #[derive(Clone, Copy, Debug)]
 struct Recent {
     parent: u32,
@@ -425,6 +426,30 @@ mod tests {
             t.jump(0x200, ZERO, Some(RA), 0x10_0000 - 16 * i);
         }
         assert_eq!(t.current(), ROOT);
+    }
+
+    /// A return that skips frames (`longjmp`) lands by `sp` in a frame kept in place or in
+    /// one deeper than those, and the returns after it go on from there.
+    #[test]
+    fn a_return_past_several_frames_lands_at_any_depth() {
+        let sp_at = |i: u32| 0x10_0000 - 16 * i; // `sp` at the call made at depth i
+        let deepest = MAX_DEPTH as u32 + 10;
+        for landing in [MAX_DEPTH as u32 - 5, MAX_DEPTH as u32 + 3] {
+            let mut t = CallTree::default();
+            for i in 0..deepest {
+                t.jump(0x100, RA, None, sp_at(i));
+            }
+            // Back into the frame of the call made at depth `landing`: every frame from there
+            // on is left.
+            t.jump(0x400, ZERO, Some(RA), sp_at(landing));
+            assert_eq!(t.stack.depth, landing);
+            assert_eq!(t.call_sites(t.current()).len(), (landing as usize).min(MAX_DEPTH));
+            for depth in (0..landing).rev() {
+                t.jump(0x200, ZERO, Some(RA), sp_at(depth));
+                assert_eq!(t.call_sites(t.current()).len(), (depth as usize).min(MAX_DEPTH));
+            }
+            assert_eq!((t.current(), t.stack.depth), (ROOT, 0));
+        }
     }
 
     #[test]

@@ -4,7 +4,9 @@
 //! The interpreter stays the definition. Compiled code does what [`Hart::execute`] and
 //! [`Hart::step`] do, instruction by instruction in the same order, and reaches memory and the
 //! call-context tree through the very functions the interpreter calls ([`Hart::load`],
-//! [`Hart::store`], [`Hart::jump`]), so that the bus sees the same accesses at the same cycles.
+//! [`Hart::store`], [`Hart::jump`]), so that the bus sees the same accesses at the same cycles
+//! — but for what it makes inline exactly as those do (the direct path and the usual calls
+//! and returns, below).
 //! What it saves is the interpreter's dispatch and decoding: register numbers and immediates
 //! are constants, a register read once is kept in a host register (every write is also stored,
 //! so the register file is always up to date for a trap or a helper), and the cycles of the
@@ -28,7 +30,7 @@
 //! `cached` would do the same.
 //!
 //! Call contexts, likewise. Where the bus keeps them and lets compiled code set its context
-//! ([`Bus::context_field`]), the usual call and return (their recent entry the call's own, a
+//! ([`Bus::context_field`]: an event sink, no timeline), the usual call and return (their recent entry the call's own, a
 //! return landing in the top frame: [`CallTree::LAYOUT`]) are made inline, as
 //! [`CallTree::jump`] makes them; the others go to [`Hart::jump`]. A plain jump (no link
 //! register written or read) changes no context and calls nothing. (Under the race checker
