@@ -98,8 +98,13 @@ impl Stack {
     }
 }
 
-/// Entries of [`CallTree::recent`].
-const RECENT: usize = 64;
+/// Entries of [`CallTree::recent`] (a power of two; 16 KiB). `vbw_vec_fft` under
+/// `--race-check`, whole run (cachegrind): 64 entries 8.359e9 host instructions, 256
+/// 8.223e9, 1,024 8.167e9.
+const RECENT: usize = 1024;
+
+/// See [`CallTree::recent_index`].
+const RECENT_MIX: u32 = 0x9e37_79b1;
 
 /// A (parent, call site) → child entry of [`CallTree::recent`], with the child's `sp`
 /// ([`Node::sp`], kept equal to it: a call site's child is only ever in its entry; an empty
@@ -119,11 +124,14 @@ const NO_RECENT: Recent = Recent { parent: u32::MAX, call_site: 0, ctx: ROOT, sp
 pub struct CallTree {
     nodes: Vec<Node>,
     /// (parent, call site) → child. A hash map: its order is never observed (ids are
-    /// assigned in order of first call, which is deterministic).
-    children: std::collections::HashMap<(u32, u32), u32>,
-    /// The children found last, direct-mapped by call site: a loop calls the same few
-    /// functions from one context again and again, and a hit here is a compare where the
-    /// map hashes (the map's look-up was most of a call's cost under `--race-check`).
+    /// assigned in order of first call, which is deterministic). Fx's hash: the standard
+    /// one's SipHash was most of the cost of each call the recent entries missed.
+    children: rustc_hash::FxHashMap<(u32, u32), u32>,
+    /// The children found last, direct-mapped by (parent, call site): a loop calls the same
+    /// few functions from one context again and again, and a hit here is a compare where the
+    /// map hashes (the map's look-up was most of a call's cost under `--race-check`). By the
+    /// parent too, not the call site alone: a function called from several contexts in turn
+    /// (`vbw_vec_fft`'s fixed-point helpers) missed at every call.
     recent: [Recent; RECENT],
     stack: Stack,
     current: u32,
@@ -160,7 +168,10 @@ pub(super) const fn pops_and_pushes(rd: u8, rs1: Option<u8>) -> (bool, bool) {
 /// entry is its own (the parent the current context, the call site, the entry's `sp` the
 /// call's or [`SP_VARIES`]) below [`MAX_DEPTH`]; a return at a depth from 1 to [`MAX_DEPTH`]
 /// whose top frame's `sp` is not below the return's (else it skips frames). Offsets in the
-/// tree, in a [`Frame`] (`held` points at an array of them) and in a recent entry.
+/// tree, in a [`Frame`] (`held` points at an array of them) and in a recent entry (`recent`:
+/// the first of `recent_slots`, a power of two, `recent_size` bytes apart; the one of a call
+/// at `pc` from context `parent` is `((pc >> 1) ^ parent * recent_mix) % recent_slots`, the
+/// product wrapping at 32 bits).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Layout {
     pub current: usize,
@@ -169,6 +180,10 @@ pub(super) struct Layout {
     pub frame_size: usize,
     pub frame_ctx: usize,
     pub frame_sp: usize,
+    pub recent: usize,
+    pub recent_size: usize,
+    pub recent_slots: usize,
+    pub recent_mix: u32,
     pub recent_parent: usize,
     pub recent_call_site: usize,
     pub recent_ctx: usize,
@@ -206,7 +221,7 @@ impl CallTree {
             return;
         }
         let next = self.nodes.len() as u32;
-        let recent = &mut self.recent[Self::recent_index(pc)];
+        let recent = &mut self.recent[Self::recent_index(parent, pc)];
         let known = if recent.parent == parent && recent.call_site == pc {
             Some(recent.ctx)
         } else {
@@ -244,9 +259,11 @@ impl CallTree {
         self.current = self.stack.top().map_or(ROOT, |f| f.ctx);
     }
 
-    /// The entry of [`CallTree::recent`] for calls at `pc`.
-    fn recent_index(pc: u32) -> usize {
-        (pc >> 1) as usize % RECENT
+    /// The entry of [`CallTree::recent`] for calls at `pc` from context `parent`: the call
+    /// site's halfword number, its low bits changed by the parent's (an odd multiplier: ids
+    /// that differ in their low bits differ there).
+    fn recent_index(parent: u32, pc: u32) -> usize {
+        ((pc >> 1) ^ parent.wrapping_mul(RECENT_MIX)) as usize % RECENT
     }
 
     /// Where compiled code finds what it changes ([`Layout`]).
@@ -257,6 +274,10 @@ impl CallTree {
         frame_size: size_of::<Frame>(),
         frame_ctx: offset_of!(Frame, ctx),
         frame_sp: offset_of!(Frame, sp),
+        recent: offset_of!(CallTree, recent),
+        recent_size: size_of::<Recent>(),
+        recent_slots: RECENT,
+        recent_mix: RECENT_MIX,
         recent_parent: offset_of!(Recent, parent),
         recent_call_site: offset_of!(Recent, call_site),
         recent_ctx: offset_of!(Recent, ctx),
@@ -264,12 +285,6 @@ impl CallTree {
         max_depth: MAX_DEPTH as u32,
         sp_varies: SP_VARIES,
     };
-
-    /// Where the recent entry of calls at `pc` is in the tree (for [`CallTree::LAYOUT`]'s
-    /// fields in it).
-    pub(super) fn recent_entry(pc: u32) -> usize {
-        offset_of!(CallTree, recent) + Self::recent_index(pc) * size_of::<Recent>()
-    }
 
     /// The context `ctx` was called from (the root for the root or an unknown id).
     pub fn parent(&self, ctx: u32) -> u32 {

@@ -838,13 +838,20 @@ impl Translator<'_> {
     /// entered (returned, for the bus).
     fn usual_call(&mut self, pc: u32, slow: cranelift_codegen::ir::Block) -> Value {
         let (i32t, hart, layout) = (types::I32, self.hart, CallTree::LAYOUT);
-        let entry = CallTree::recent_entry(pc);
-        let at_entry = |offset: usize| Self::calls_field(entry + offset);
         let sp = self.reg(2);
         let current = self.b.ins().load(i32t, TRUSTED, hart, Self::calls_field(layout.current));
-        let parent = self.b.ins().load(i32t, TRUSTED, hart, at_entry(layout.recent_parent));
-        let call_site = self.b.ins().load(i32t, TRUSTED, hart, at_entry(layout.recent_call_site));
-        let entry_sp = self.b.ins().load(i32t, TRUSTED, hart, at_entry(layout.recent_sp));
+        // The recent entry of this call from the current context. (An entry holds a parent
+        // and call site only at their own index: one looked up elsewhere can only miss.)
+        let mixed = self.b.ins().imul_imm_u(current, i64::from(layout.recent_mix));
+        let index = self.b.ins().bxor_imm_u(mixed, i64::from(pc >> 1));
+        let index = self.b.ins().band_imm_u(index, layout.recent_slots as i64 - 1);
+        let index = self.b.ins().uextend(self.ptr, index);
+        let offset = self.b.ins().imul_imm_u(index, layout.recent_size as i64);
+        let entry = self.b.ins().iadd(hart, offset);
+        let at_entry = |offset: usize| Self::calls_field(layout.recent + offset);
+        let parent = self.b.ins().load(i32t, TRUSTED, entry, at_entry(layout.recent_parent));
+        let call_site = self.b.ins().load(i32t, TRUSTED, entry, at_entry(layout.recent_call_site));
+        let entry_sp = self.b.ins().load(i32t, TRUSTED, entry, at_entry(layout.recent_sp));
         let depth = self.b.ins().load(i32t, TRUSTED, hart, Self::calls_field(layout.depth));
         let mut ok = self.b.ins().icmp(IntCC::Equal, parent, current);
         let mut all = |b: &mut FunctionBuilder, flag: Value| ok = b.ins().band(ok, flag);
@@ -859,7 +866,7 @@ impl Translator<'_> {
         let fast = self.b.create_block();
         self.b.ins().brif(ok, fast, &[], slow, &[]);
         self.b.switch_to_block(fast);
-        let ctx = self.b.ins().load(i32t, TRUSTED, hart, at_entry(layout.recent_ctx));
+        let ctx = self.b.ins().load(i32t, TRUSTED, entry, at_entry(layout.recent_ctx));
         let depth = self.b.ins().iadd_imm_u(depth, 1);
         let frame = self.held_frame(depth);
         self.b.ins().store(TRUSTED, ctx, frame, field(layout.frame_ctx, 0));
