@@ -47,7 +47,7 @@ struct Last {
 /// Where a caller that takes quiet accesses inline (compiled code) finds the filter's recent
 /// lines and the position, as byte offsets from an object holding them (the detector:
 /// [`crate::Detector::INLINE_QUIET`]): a pointer at `recent` to [`InlineQuiet::SLOTS`] `u64`
-/// entries, the generation's stamp a `u64` at `stamp` ([`InlineQuiet::stamp`]), the
+/// entries (the same pointer for the object's life), the generation's stamp a `u64` at `stamp` ([`InlineQuiet::stamp`]), the
 /// [`Pos`](crate::event::Pos) at `now`.
 /// An access within a line is quiet when its recent entry covers it
 /// ([`InlineQuiet::covering`]); taking it is adding one to the position, as
