@@ -55,10 +55,11 @@ pub struct QuietFields {
 }
 
 /// A sink's stores held back, one per line, direct-mapped by line number: a pointer at
-/// `entries` (the same for the sink's life) to `slots` entries (a power of two) of `stride` bytes, and the generation's
-/// key base (a `u64` at `key_base`: [`HeldStores::key_base`]). An entry whose `u64` at `key`
-/// is [`HeldStores::key_of`] `line` holds a store to `line` that a store there replaces: its
-/// [`Pos`] at `pos`, [`Origin`] at `origin` and [`Range`] at `range` (offsets in the entry).
+/// `entries` (the same for the sink's life) to `slots` entries (a power of two) of `stride`
+/// bytes, and the generation's key base (a `u64` at `key_base`: [`HeldStores::key_base`]).
+/// An entry whose `u64` at `key` is [`HeldStores::key_of`] `line` holds a store to `line`
+/// that a store there replaces: its [`Pos`] at `pos`, [`Origin`] at `origin` and [`Range`]
+/// at `range` (offsets in the entry).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HeldStores {
     pub entries: usize,

@@ -240,8 +240,7 @@ impl WholeCacheOps {
 struct LineTable {
     line_shift: u32,
     lines_per_page: usize,
-    /// Per 4 MiB of addresses, per 4 KiB page: 1 + the page's index (0: no page
-    /// yet).
+    /// Per 4 MiB of addresses, per 4 KiB page: 1 + the page's index (0: no page yet).
     directories: Box<[Option<Directory>; DIRECTORIES]>,
     /// The states of the lines of each page, by page index: state `i` is line `i %
     /// lines_per_page` of page `i / lines_per_page`. (A page's in an allocation of its own, so

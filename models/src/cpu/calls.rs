@@ -101,10 +101,10 @@ impl Stack {
 /// Entries of [`CallTree::recent`] (a power of two; 16 KiB). `vbw_vec_fft` under
 /// `--race-check`, whole run (cachegrind): 64 entries 8.359e9 host instructions, 256
 /// 8.223e9, 1,024 8.167e9.
-const RECENT: usize = 1024;
+pub(super) const RECENT: usize = 1024;
 
 /// See [`CallTree::recent_index`].
-const RECENT_MIX: u32 = 0x9e37_79b1;
+pub(super) const RECENT_MIX: u32 = 0x9e37_79b1;
 
 /// A (parent, call site) → child entry of [`CallTree::recent`], with the child's `sp`
 /// ([`Node::sp`], kept equal to it: a call site's child is only ever in its entry; an empty
@@ -169,9 +169,8 @@ pub(super) const fn pops_and_pushes(rd: u8, rs1: Option<u8>) -> (bool, bool) {
 /// call's or [`SP_VARIES`]) below [`MAX_DEPTH`]; a return at a depth from 1 to [`MAX_DEPTH`]
 /// whose top frame's `sp` is not below the return's (else it skips frames). Offsets in the
 /// tree, in a [`Frame`] (`held` points at an array of them) and in a recent entry (`recent`:
-/// the first of `recent_slots`, a power of two, `recent_size` bytes apart; the one of a call
-/// at `pc` from context `parent` is `((pc >> 1) ^ parent * recent_mix) % recent_slots`, the
-/// product wrapping at 32 bits).
+/// the first of [`RECENT`], `recent_size` bytes apart, found by
+/// [`CallTree::recent_index`]).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Layout {
     pub current: usize,
@@ -182,14 +181,10 @@ pub(super) struct Layout {
     pub frame_sp: usize,
     pub recent: usize,
     pub recent_size: usize,
-    pub recent_slots: usize,
-    pub recent_mix: u32,
     pub recent_parent: usize,
     pub recent_call_site: usize,
     pub recent_ctx: usize,
     pub recent_sp: usize,
-    pub max_depth: u32,
-    pub sp_varies: u32,
 }
 
 impl CallTree {
@@ -261,7 +256,7 @@ impl CallTree {
 
     /// The entry of [`CallTree::recent`] for calls at `pc` from context `parent`: the call
     /// site's halfword number, its low bits changed by the parent's (an odd multiplier: ids
-    /// that differ in their low bits differ there).
+    /// that differ in their low bits differ there). (Compiled code computes it too.)
     fn recent_index(parent: u32, pc: u32) -> usize {
         ((pc >> 1) ^ parent.wrapping_mul(RECENT_MIX)) as usize % RECENT
     }
@@ -276,14 +271,10 @@ impl CallTree {
         frame_sp: offset_of!(Frame, sp),
         recent: offset_of!(CallTree, recent),
         recent_size: size_of::<Recent>(),
-        recent_slots: RECENT,
-        recent_mix: RECENT_MIX,
         recent_parent: offset_of!(Recent, parent),
         recent_call_site: offset_of!(Recent, call_site),
         recent_ctx: offset_of!(Recent, ctx),
         recent_sp: offset_of!(Recent, sp),
-        max_depth: MAX_DEPTH as u32,
-        sp_varies: SP_VARIES,
     };
 
     /// The context `ctx` was called from (the root for the root or an unknown id).

@@ -30,8 +30,9 @@
 //! `cached` would do the same.
 //!
 //! Call contexts, likewise. Where the bus keeps them and lets compiled code set its context
-//! ([`Bus::context_field`]: an event sink, no timeline), the usual call and return (their recent entry the call's own, a
-//! return landing in the top frame: [`CallTree::LAYOUT`]) are made inline, as
+//! ([`Bus::context_field`]: an event sink, no timeline), the usual call and return (their
+//! recent entry the call's own, a return landing in the top frame: [`CallTree::LAYOUT`]) are
+//! made inline, as
 //! [`CallTree::jump`] makes them; the others go to [`Hart::jump`]. A plain jump (no link
 //! register written or read) changes no context and calls nothing. (Under the race checker
 //! a call and its return through the helper were some 200 host instructions: 4 % of
@@ -845,9 +846,10 @@ impl Translator<'_> {
         let current = self.b.ins().load(i32t, TRUSTED, hart, Self::calls_field(layout.current));
         // The recent entry of this call from the current context. (An entry holds a parent
         // and call site only at their own index: one looked up elsewhere can only miss.)
-        let mixed = self.b.ins().imul_imm_u(current, i64::from(layout.recent_mix));
+        // (`CallTree::recent_index`.)
+        let mixed = self.b.ins().imul_imm_u(current, i64::from(calls::RECENT_MIX));
         let index = self.b.ins().bxor_imm_u(mixed, i64::from(pc >> 1));
-        let index = self.b.ins().band_imm_u(index, layout.recent_slots as i64 - 1);
+        let index = self.b.ins().band_imm_u(index, calls::RECENT as i64 - 1);
         let index = self.b.ins().uextend(self.ptr, index);
         let offset = self.b.ins().imul_imm_u(index, layout.recent_size as i64);
         let entry = self.b.ins().iadd(hart, offset);
@@ -861,10 +863,10 @@ impl Translator<'_> {
         let own = self.b.ins().icmp_imm_u(IntCC::Equal, call_site, i64::from(pc));
         all(&mut self.b, own);
         let same_sp = self.b.ins().icmp(IntCC::Equal, entry_sp, sp);
-        let varies = self.b.ins().icmp_imm_u(IntCC::Equal, entry_sp, i64::from(layout.sp_varies));
+        let varies = self.b.ins().icmp_imm_u(IntCC::Equal, entry_sp, i64::from(calls::SP_VARIES));
         let sp_kept = self.b.ins().bor(same_sp, varies);
         all(&mut self.b, sp_kept);
-        let in_place = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, depth, i64::from(layout.max_depth));
+        let in_place = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, depth, calls::MAX_DEPTH as i64);
         all(&mut self.b, in_place);
         let fast = self.b.create_block();
         self.b.ins().brif(ok, fast, &[], slow, &[]);
@@ -888,7 +890,7 @@ impl Translator<'_> {
         let depth = self.b.ins().load(i32t, TRUSTED, hart, Self::calls_field(layout.depth));
         // Depth 1 to MAX_DEPTH: depth - 1 below MAX_DEPTH, unsigned (0 wraps).
         let below = self.b.ins().iadd_imm_u(depth, -1);
-        let in_place = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, below, i64::from(layout.max_depth));
+        let in_place = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, below, calls::MAX_DEPTH as i64);
         // (The top frame looked at where it is kept; at another depth, the bottom entry.)
         let zero = constant(&mut self.b, i32t, 0);
         let top = self.b.ins().select(in_place, depth, zero);
@@ -907,10 +909,11 @@ impl Translator<'_> {
     }
 
     /// The address of the call-context tree's frame kept in place at `depth` (an `i32` of
-    /// at most [`CallTree::LAYOUT`]'s `max_depth`).
+    /// at most [`calls::MAX_DEPTH`]).
     fn held_frame(&mut self, depth: Value) -> Value {
         let layout = CallTree::LAYOUT;
-        let held = self.b.ins().load(self.ptr, TRUSTED, self.hart, Self::calls_field(layout.held));
+        // (The frames' array is the tree's for its life: one load for a return's two frames.)
+        let held = self.b.ins().load(self.ptr, FIXED, self.hart, Self::calls_field(layout.held));
         let index = self.b.ins().uextend(self.ptr, depth);
         let offset = self.b.ins().imul_imm_u(index, layout.frame_size as i64);
         self.b.ins().iadd(held, offset)
