@@ -53,6 +53,24 @@ fn index(pc: u32) -> usize {
     (pc >> 1) as usize & (SLOTS - 1)
 }
 
+/// Where compiled code finds the block that starts at a PC, as [`BlockCache::get`] does (a
+/// block's code goes on to the next block's so: [`super::jit`]): the slot at
+/// [`BlockCache::slots`] plus `index(pc) * size`, where `index(pc)` is `(pc >> 1) & mask`,
+/// holds it if its `u32` at `pc` is the PC; its [`Block::code`] is the `u32` at `code`.
+pub(super) struct SlotLayout {
+    pub size: usize,
+    pub pc: usize,
+    pub code: usize,
+    pub mask: u32,
+}
+
+pub(super) const SLOT_LAYOUT: SlotLayout = SlotLayout {
+    size: std::mem::size_of::<Slot>(),
+    pc: std::mem::offset_of!(Slot, pc),
+    code: std::mem::offset_of!(Slot, block) + std::mem::offset_of!(Block, code),
+    mask: (SLOTS - 1) as u32,
+};
+
 /// A block: its instructions are the arena's `start..start + len`, covering `bytes` bytes of
 /// code from its first instruction's address; it touches memory if one of them accesses data
 /// memory; `code` names its compiled code ([`super::jit::code`]), and `heat` counts its runs
@@ -204,6 +222,11 @@ impl BlockCache {
             && self.invalidate_blocks(addr, last)
     }
 
+    /// The table's address, for compiled code to find blocks as [`SLOT_LAYOUT`] says.
+    pub fn slots(&self) -> *const u8 {
+        self.slots.as_ptr().cast()
+    }
+
     /// The code-chunk bits, for compiled code to test a store as [`BlockCache::invalidate_range`]
     /// does: bit `(addr >> CHUNK_SHIFT) % 64` of word `addr >> PAGE_SHIFT`.
     pub fn code_chunks(&self) -> *const u64 {
@@ -292,6 +315,11 @@ impl Arena {
     #[inline(always)]
     pub fn whole(&self, block: Block) -> &[Insn] {
         &self.0[block.start as usize..block.start as usize + block.len() as usize]
+    }
+
+    /// The instruction at `index` ([`Block::start`] plus its place in the block).
+    pub fn at(&self, index: u32) -> Insn {
+        self.0[index as usize]
     }
 }
 

@@ -438,7 +438,7 @@ impl Hart {
                 // instruction.
                 let compiled = if O::ENABLED { None } else { self.compiled(block, pc, insns.len(), *now, arena) };
                 if let Some(compiled) = compiled {
-                    match compiled.run(&mut frame, self, bus, now) {
+                    match compiled.run(&mut frame, self, bus, now, touched) {
                         Ran::Completed { next } => {
                             pc = next;
                             if *now >= self.irq_check_at {
@@ -446,15 +446,15 @@ impl Hart {
                                 continue 'blocks;
                             }
                         }
-                        Ran::Left { next, done } => {
-                            self.steps -= (insns.len() as u32 - done) as u64;
+                        Ran::Left { next, undone } => {
+                            self.steps -= undone as u64;
                             self.pc = next;
                             continue 'blocks;
                         }
-                        Ran::Faulted { at, done, event } => {
-                            self.steps -= (insns.len() as u32 - done - 1) as u64;
+                        Ran::Faulted { at, undone, insn, event } => {
+                            self.steps -= undone as u64;
                             self.pc = at;
-                            let insn = insns[done as usize];
+                            let insn = arena.at(insn);
                             let end = |hart: &mut Self| hart.step_ended(bus, obs, event, insn, at, touched);
                             match self.with_clock(now, end) {
                                 Some(exit) => return exit,
@@ -535,7 +535,7 @@ impl Hart {
     #[inline(never)]
     fn compile(&mut self, block: Block, pc: u32, arena: &Arena) {
         let generation = self.blocks.flushes();
-        let code = self.jit.compile(arena.whole(block), pc, &self.costs, self.taken_branch, generation);
+        let code = self.jit.compile(arena.whole(block), block.start, pc, &self.costs, self.taken_branch, generation);
         self.blocks.set_code(pc, code);
     }
 
