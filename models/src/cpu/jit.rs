@@ -16,8 +16,8 @@
 //! in the block cache, and if the interpreter's loop would run that one next, compiled and
 //! with no look between, names its code for [`Compiled::run`] to run at once, its
 //! instructions counted ([`Translator::next_block_body`]: the loop's checks, restated).
-//! (cpubench, whole runs, host instructions by valgrind: 4.34 × 10⁹ → 3.14 × 10⁹ without
-//! a cache model, 8.10 × 10⁹ → 6.89 × 10⁹ with one, 9.92 × 10⁹ → 8.82 × 10⁹ under
+//! (cpubench, whole runs, host instructions by valgrind: 4.34 × 10⁹ → 3.17 × 10⁹ without
+//! a cache model, 8.10 × 10⁹ → 6.91 × 10⁹ with one, 9.92 × 10⁹ → 8.87 × 10⁹ under
 //! `--race-check`: each return to the interpreter's loop was some 90.)
 //!
 //! The direct path. Where the bus offers one ([`Bus::direct`]), a load or store it covers is
@@ -50,8 +50,9 @@
 //!
 //! Exactness between instructions. The interpreter looks between instructions when the
 //! clock reaches [`Hart::irq_check_at`] (an interrupt due, a stop the bus asked for, a store
-//! to code). Compiled code never runs past such a point: the caller enters a block only if it
-//! cannot reach it before the first memory access ([`Compiled::cycles`]: every instruction's
+//! to code). Compiled code never runs past such a point: a block is entered (by the
+//! interpreter's loop, or by the block before it) only if it cannot reach it before the first
+//! memory access ([`Compiled::cycles`]: every instruction's
 //! cycles plus a taken branch), and after each access (whose stall is known only then, and
 //! which may bring the point forward) the code leaves, the access completed, unless the rest
 //! of the block cannot reach it either. Leaving early is exact: the interpreter goes on from
@@ -100,7 +101,8 @@ pub(super) const HOT: u16 = if cfg!(test) { 128 } else { 1024 };
 const MAX_COMPILED: usize = 1 << 16;
 
 /// What compiled code and the helpers it calls share: made once per [`Hart::run`]
-/// ([`Frame::new`]), set up by [`Compiled::run`] for each block.
+/// ([`Frame::new`]), set up by [`Compiled::run`] at each entry from the interpreter's loop
+/// (the blocks the first goes on to share it).
 #[repr(C)]
 pub(super) struct Frame {
     hart: *mut Hart,
@@ -109,16 +111,19 @@ pub(super) struct Frame {
     loads: [unsafe extern "C" fn(*mut Frame, u32, u32) -> u64; 3],
     stores: [unsafe extern "C" fn(*mut Frame, u32, u32, u32) -> u32; 3],
     jump: unsafe extern "C" fn(*mut Frame, u32, u32, u32, u32),
-    /// The bus's direct path ([`Direct`]), set at each entry into code that takes it.
+    /// The bus's direct path ([`Direct`]), set at each entry where the bus offers one (a block
+    /// that takes none may go on to one that does).
     direct: DirectPointers,
     /// The block cache's code-chunk bits ([`super::block_cache::BlockCache::code_chunks`]),
     /// set with `direct`: a direct store must not write code.
     chunks: *const u64,
     /// The block cache's table ([`super::block_cache::BlockCache::slots`]) and the code
-    /// compiled for its blocks ([`Jit::get`]'s, from index 0), set at each entry: where a
-    /// block that completed finds the next one's code ([`Translator::complete`]).
+    /// compiled for its blocks ([`Jit::get`]'s, from index 0, `codes_len` of them), set at
+    /// each entry: where a block that completed finds the next one's code
+    /// ([`Translator::complete`]).
     slots: *const u8,
     codes: *const Compiled,
+    codes_len: u32,
     /// A block goes on to the next one, or runs again in place if that is itself, while
     /// [`Hart::steps`] is no more than this (and the clock allows it).
     whole_blocks_until: u64,
@@ -126,7 +131,9 @@ pub(super) struct Frame {
     now: u64,
     /// At the end: the next PC (for [`Ran::Faulted`], the faulting instruction's).
     next: u32,
-    /// At the end, if the block left early: its instructions not completed.
+    /// At the end, if the last block run left early or faulted: its instructions not
+    /// completed (the faulting one not among them), which [`Hart::steps`] counted when the
+    /// block was entered.
     undone: u32,
     /// At the end, if an access faulted: its instruction's index in the arena
     /// ([`super::block_cache::Arena::at`]).
@@ -147,8 +154,8 @@ pub(super) enum Ran {
     /// It ran to its end: go on at `next`.
     Completed { next: u32 },
     /// The last block run left at `next` with `undone` of its instructions not completed
-    /// (not counted in [`Hart::steps`] then), for the interpreter to go on looking between
-    /// instructions.
+    /// (counted in [`Hart::steps`] when it was entered: the caller takes them back), for the
+    /// interpreter to go on looking between instructions.
     Left { next: u32, undone: u32 },
     /// The instruction at `at` (the arena's `insn`) did not complete, nor the `undone` after
     /// it: `event` is what stopped it.
@@ -166,8 +173,8 @@ const CHAINED: u32 = 3;
 #[derive(Clone, Copy)]
 pub(super) struct Compiled {
     run: Run,
-    /// The most cycles its instructions take besides their memory stalls: the caller enters
-    /// only while the clock cannot reach a look between instructions within them.
+    /// The most cycles its instructions take besides their memory stalls: it is entered only
+    /// while the clock cannot reach a look between instructions within them.
     pub cycles: u64,
     /// Its instructions.
     len: u32,
@@ -391,6 +398,7 @@ impl Frame {
             chunks: std::ptr::null(),
             slots: std::ptr::null(),
             codes: std::ptr::null(),
+            codes_len: 0,
             whole_blocks_until,
             now: 0,
             next: 0,
@@ -429,6 +437,7 @@ impl Compiled {
         }
         frame.slots = hart.blocks.slots();
         frame.codes = hart.jit.compiled.as_ptr();
+        frame.codes_len = hart.jit.compiled.len() as u32;
         frame.hart = hart;
         frame.bus = (bus as *mut B).cast();
         frame.now = *now;
@@ -799,9 +808,11 @@ impl Translator<'_> {
         let cached = self.b.ins().icmp(IntCC::Equal, start, next);
         go_on_if(&mut self.b, cached);
         let code = self.b.ins().load(i32t, TRUSTED, slot, SLOT_LAYOUT.code as i32);
-        // (`code::NONE` and `code::NEVER` less one are beyond every compiled block's.)
+        // (`code::NONE` and `code::NEVER` less one are beyond every compiled block's. Every
+        // code a cached block names is in the table; the bound keeps a read inside it if not.)
         let index = self.b.ins().iadd_imm_u(code, -1);
-        let compiled = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, index, MAX_COMPILED as i64);
+        let codes_len = self.b.ins().load(i32t, FIXED, frame, offset_of!(Frame, codes_len) as i32);
+        let compiled = self.b.ins().icmp(IntCC::UnsignedLessThan, index, codes_len);
         go_on_if(&mut self.b, compiled);
         let codes = self.b.ins().load(ptr, FIXED, frame, offset_of!(Frame, codes) as i32);
         let index = self.b.ins().uextend(ptr, index);

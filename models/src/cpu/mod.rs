@@ -354,7 +354,8 @@ impl Hart {
     }
 
     /// [`Hart::run`], with [`Hart::touched`] for the blocks run kept in `touched` until a trap
-    /// needs it (a field written per block would cost the loop a tenth of its speed), and the
+    /// needs it (a field written per block would cost the loop a tenth of its speed; compiled
+    /// blocks set the frame's, taken after each entry), and the
     /// clock in `now` (see [`Hart::now`]: `self.now` is set from it around every call out of
     /// line). [`Hart::pc`] is written when a block is left (the loop keeps the PC in a
     /// local).

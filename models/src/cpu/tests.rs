@@ -1323,6 +1323,67 @@ mod translated {
         assert_eq!(run(false), interpreted);
     }
 
+    /// A load that faults in a block that compiled code went on to (not the one the
+    /// interpreter's loop entered) traps as the interpreter traps: the same instruction, steps,
+    /// clock and trap state, with a handler that steps over it (and the loop goes on, each
+    /// round's fault again in a block entered from the one before) and with none (a trap
+    /// loop). Block A (`addi; jal`) goes on to block B (`lw; addi; jal` back to A), whose load
+    /// walks up to the end of DRAM: it faults once both blocks are compiled.
+    #[test]
+    fn a_fault_in_a_block_gone_on_to_traps_as_the_interpreter_traps() {
+        const LOADS: u32 = 20; // x20: where block B loads
+        let rounds = 2 * u32::from(jit::HOT);
+        let words = [
+            addi(5, 5, 1),
+            jal(0, 4),
+            i(0, LOADS, 2, 1, 0x03), // lw x1, 0(x20)
+            addi(LOADS, LOADS, 64),
+            jal(0, -16),
+        ];
+        let step_over = [csrrs(6, 0x341, 0), addi(6, 6, 4), csrrw(0, 0x341, 6), MRET];
+        let config = CacheConfig { size: 1024, line: 32, ways: 2, ..CacheConfig::default() };
+        for handler in [None, Some(&step_over)] {
+            let run = |interpreted: bool| {
+                let (mut hart, mut bus) = machine_with_sink(&words, &config, Vec::new());
+                hart.x[LOADS as usize] = BASE + 0x1_0000 - 64 * rounds;
+                if let Some(handler) = handler {
+                    let bytes: Vec<u8> = handler.iter().flat_map(|w| w.to_le_bytes()).collect();
+                    bus.poke(HANDLER, &bytes).unwrap();
+                    hart.csr.write(MTVEC, HANDLER, Counters::default()).unwrap();
+                }
+                let budget = 20_000;
+                let exit = if interpreted {
+                    hart.run(&mut bus, &mut Interpreted, budget)
+                } else {
+                    let mut exit = Exit::Budget;
+                    while hart.steps < budget && exit == Exit::Budget {
+                        exit = hart.run(&mut bus, &mut (), (budget - hart.steps).min(3_000));
+                    }
+                    exit
+                };
+                let trap = (hart.csr.mcause, hart.csr.mepc, hart.csr.mtval);
+                (exit, hart.x, hart.pc, hart.steps, hart.now, hart.retired(), trap, bus.into_sink())
+            };
+            let interpreted = run(true);
+            match handler {
+                // (mtvec 0, unmapped: the handler's fetch faults.)
+                None => assert!(
+                    matches!(&interpreted.0, Exit::TrapLoop(t) if t.first_pc == BASE + 8 && t.first.cause == Cause::LoadAccessFault),
+                    "{:?}",
+                    interpreted.0
+                ),
+                // (mepc is the handler's by now: the next instruction's.)
+                Some(_) => {
+                    let (cause, _, tval) = interpreted.6;
+                    assert_eq!(cause, 5, "load access faults in block B");
+                    assert!(tval >= BASE + 0x1_0000, "past DRAM: {tval:#x}");
+                }
+            }
+            assert!(interpreted.1[5] > rounds, "the rounds before the fault ran");
+            assert_eq!(run(false), interpreted, "handler: {}", handler.is_some());
+        }
+    }
+
     /// A hit's stall stops at the cycle limit (`Hart::waited`) on the direct path too. Only a
     /// block's last instruction can be an access that crosses the limit in compiled code (its
     /// stall longer than the rest of its block): a block cut at its size limit by a load, run
