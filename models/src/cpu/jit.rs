@@ -178,8 +178,6 @@ pub(super) struct Compiled {
     pub cycles: u64,
     /// Its instructions.
     len: u32,
-    /// The bus offers a direct path, which it or a block it goes on to may take.
-    direct: bool,
 }
 
 /// What code is made for: what it does for call contexts at a `jal`/`jalr`, and the direct
@@ -365,8 +363,7 @@ impl Jit {
         let Some(run) = translate(module, ctx, &mut self.fctx, block, costs, taken_branch, target, cycles) else {
             return code::NEVER;
         };
-        let (len, direct) = (insns.len() as u32, target.direct.is_some());
-        self.compiled.push(Compiled { run, cycles, len, direct });
+        self.compiled.push(Compiled { run, cycles, len: insns.len() as u32 });
         self.compiled.len() as u32
     }
 }
@@ -430,8 +427,10 @@ impl Compiled {
         touched: &mut bool,
     ) -> Ran {
         // (The pointers made afresh at every entry: the caller uses the hart and the bus
-        // between blocks, which a pointer kept from before would not survive.)
-        if self.direct {
+        // between blocks, which a pointer kept from before would not survive. The direct
+        // path's wherever the bus offers one: a block that takes none may go on to one that
+        // does.)
+        if hart.jit.target.is_some_and(|t| t.direct.is_some()) {
             frame.direct = bus.direct_pointers();
             frame.chunks = hart.blocks.code_chunks();
         }

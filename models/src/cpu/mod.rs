@@ -427,8 +427,6 @@ impl Hart {
             let mut insns = arena.insns(block, (stop_at - self.steps).min(u32::MAX as u64) as u32);
             let mut pc = pc;
             loop {
-                // (Per block, not per access: the loop stays small.)
-                *touched |= block.touches_memory();
                 // Straight through the block; anything that needs a look between
                 // instructions (an interrupt due, a stop the bus asked for, a CSR write, a
                 // store to this very code) brings `irq_check_at` forward, and the block is left
@@ -464,6 +462,9 @@ impl Hart {
                         }
                     }
                 } else {
+                    // (Per block, not per access: the loop stays small. Compiled code sets
+                    // the frame's, which `Compiled::run` adds.)
+                    *touched |= block.touches_memory();
                     // (By reference: the fields are loaded from the arena where they are
                     // used. The iterator's length is what is not started yet: no counter of
                     // its own.)
