@@ -22,15 +22,22 @@
 use crate::event::Access;
 use std::mem::offset_of;
 
-/// Recent lines kept (a power of two): 256 KiB of 32-byte lines, sixteen times what the
-/// default 16 KiB cache holds. (With 1,024, as many as a 32 KiB cache holds, a program that
-/// misses in the cache missed here too, and each miss's accesses were observed in full:
+/// Recent lines kept (a power of two): 2 MiB of 32-byte lines, 128 times what the default
+/// 16 KiB cache holds, so that a working set the size of a second-level cache stays quiet
+/// once its lines are dirty. (With 1,024, as many as a 32 KiB cache holds, a program that
+/// missed in the cache missed here too, and each miss's accesses were observed in full:
 /// cpubench under `--race-check`, first 3 × 10⁷ instructions, 412,000 full observations,
 /// 8,192 slots 74,000 — the first store of each dirty epoch; host instructions −3.6 %, fewer
-/// host cache misses. (32,768 slots, 2026-12-07: −1.1 % host instructions on the whole run,
-/// the same wall time.)
-/// The entries a program touches are those of its lines, whatever the table's size.)
-const SLOTS: usize = 8192;
+/// host cache misses. 8,192 slots still sent nearly every store that missed in the cache to a
+/// full observation when the program sweeps more than 256 KiB — cpubench's sieve marks a
+/// 2 MB array: 1.97 million full writes in the whole run. 65,536 slots, 2026-12-07: cpubench
+/// whole run 8.870 → 8.457 × 10⁹ host instructions, host D1 misses 29.6 → 27.2 million,
+/// best wall time of 10 interleaved runs 655 → 582 ms; the SDK ports unchanged
+/// (`scripts/bench-apps --baseline`: 1.00). 32,768 slots had given −1.1 %: the sieve's array
+/// did not fit.)
+/// The entries a program touches are those of its lines, whatever the table's size: the
+/// table is zeroed memory, its pages made as they are first used.
+const SLOTS: usize = 65536;
 
 /// Where an entry's generation starts: above the line's address (shifted left by 2) and its
 /// two flags.
@@ -143,7 +150,9 @@ impl QuietLines {
         QuietLines {
             last: Last::default(),
             line_shift: line_size.trailing_zeros(),
-            recent: Box::new([0; SLOTS]),
+            // (From `vec!`: the allocator's zeroed memory, no page touched until used, and no
+            // array built on the stack first.)
+            recent: vec![0; SLOTS].into_boxed_slice().try_into().expect("SLOTS entries"),
             stamp: InlineQuiet::stamp(1),
         }
     }

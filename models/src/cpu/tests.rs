@@ -1032,7 +1032,7 @@ mod translated {
         fn default() -> Self {
             let state = QuietState {
                 position: 0,
-                recent: Box::new([0; InlineQuiet::SLOTS]),
+                recent: vec![0; InlineQuiet::SLOTS].into_boxed_slice().try_into().expect("SLOTS entries"),
                 stamp: InlineQuiet::stamp(1),
                 events: 0,
                 read: Default::default(),
