@@ -1251,6 +1251,13 @@ impl Translator<'_> {
         self.b.ins().iadd(entries, offset)
     }
 
+    /// Goes on in a new block if `flag` holds, else to `otherwise`.
+    fn require(&mut self, flag: Value, otherwise: cranelift_codegen::ir::Block) {
+        let next = self.b.create_block();
+        self.b.ins().brif(flag, next, &[], otherwise, &[]);
+        self.b.switch_to_block(next);
+    }
+
     /// Tests whether an access of `width` bytes at `addr` at clock `now` (a store if `store`)
     /// takes the direct path, as the bus would complete it ([`Direct`]): before the
     /// accelerator's next effect, aligned inside DRAM's window, its line in the cache's
@@ -1269,19 +1276,25 @@ impl Translator<'_> {
         if direct.quiet.is_some() && quiet.is_none() {
             return None;
         }
-        let (i8t, i32t, i64t) = (types::I8, types::I32, types::I64);
-        let due_at = self.direct_pointer(offset_of!(DirectPointers, due));
-        let due = self.b.ins().load(i64t, TRUSTED, due_at, 0);
-        let mut ok = self.b.ins().icmp(IntCC::UnsignedLessThan, now, due);
-        let mut all = |b: &mut FunctionBuilder, flag: Value| ok = b.ins().band(ok, flag);
+        let (i32t, i64t) = (types::I32, types::I64);
+        // Each test leaves for the slow block at once: an access that fails one (a device's
+        // register, a line not in the filter) does not pay for the rest, and the values
+        // the tests load need not all be live at once. (Tests combined into one branch kept
+        // a dozen loaded values live over it and spilled half of them to the stack.)
+        let slow = self.b.create_block();
+        self.b.set_cold_block(slow);
         let offset = self.b.ins().iadd_imm_u(addr, i64::from(direct.base.wrapping_neg()));
         let inside = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThanOrEqual, offset, i64::from(direct.size - width));
-        all(&mut self.b, inside);
+        self.require(inside, slow);
         if width > 1 {
             let low = self.b.ins().band_imm_u(addr, i64::from(width - 1));
             let aligned = self.b.ins().icmp_imm_u(IntCC::Equal, low, 0);
-            all(&mut self.b, aligned);
+            self.require(aligned, slow);
         }
+        let due_at = self.direct_pointer(offset_of!(DirectPointers, due));
+        let due = self.b.ins().load(i64t, TRUSTED, due_at, 0);
+        let before_due = self.b.ins().icmp(IntCC::UnsignedLessThan, now, due);
+        self.require(before_due, slow);
         let (mut entry, mut held) = (None, None);
         if let Some(cache) = direct.cache {
             if cache.hit_stall > 0 {
@@ -1289,7 +1302,7 @@ impl Translator<'_> {
                 let after = self.b.ins().iadd_imm_u(now, cache.hit_stall as i64);
                 let limit = self.b.ins().load(i64t, TRUSTED, self.hart, offset_of!(Hart, cycle_limit) as i32);
                 let within = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, after, limit);
-                all(&mut self.b, within);
+                self.require(within, slow);
             }
             let number = self.b.ins().ushr_imm_u(addr, i64::from(cache.line_shift));
             let index = self.b.ins().band_imm_u(number, i64::from(cache.filter_entries - 1));
@@ -1300,13 +1313,13 @@ impl Translator<'_> {
             let held = self.b.ins().load(i32t, TRUSTED, at, offset_of!(FilterEntry, line) as i32);
             let line = self.b.ins().band_imm_u(addr, i64::from(u32::MAX << cache.line_shift));
             let hit = self.b.ins().icmp(IntCC::Equal, held, line);
-            all(&mut self.b, hit);
+            self.require(hit, slow);
             entry = Some(at);
         }
         if store {
             let reserved = self.b.ins().load(i32t, TRUSTED, self.hart, offset_of!(Hart, reservation) as i32);
             let none = self.b.ins().icmp_imm_u(IntCC::Equal, reserved, i64::from(Reservation::NONE.0));
-            all(&mut self.b, none);
+            self.require(none, slow);
             let chunks = self.b.ins().load(self.ptr, FIXED, self.frame, offset_of!(Frame, chunks) as i32);
             let page = self.b.ins().ushr_imm_u(addr, i64::from(PAGE_SHIFT));
             let page = self.b.ins().uextend(self.ptr, page);
@@ -1319,7 +1332,7 @@ impl Translator<'_> {
             let bit = self.b.ins().ushr(bits, chunk);
             let bit = self.b.ins().band_imm_u(bit, 1);
             let no_code = self.b.ins().icmp_imm_u(IntCC::Equal, bit, 0);
-            all(&mut self.b, no_code);
+            self.require(no_code, slow);
         }
         if let Some(quiet) = quiet {
             // `Quiet::take`'s tests: the recent entry covers the access, ...
@@ -1340,7 +1353,7 @@ impl Translator<'_> {
             let covering = self.b.ins().bor(stamp, shifted);
             let seen = if store { entry } else { self.b.ins().bor_imm_u(entry, 2) };
             let covered = self.b.ins().icmp(IntCC::Equal, seen, covering);
-            all(&mut self.b, covered);
+            self.require(covered, slow);
             // ... and a store's line has a store held, not right after a read noted.
             if store {
                 let entry = self.held_entry(quiet, addr);
@@ -1351,17 +1364,13 @@ impl Translator<'_> {
                 let line = self.b.ins().uextend(i64t, line);
                 let wanted = self.b.ins().bor(key_base, line);
                 let replaces = self.b.ins().icmp(IntCC::Equal, key, wanted);
-                all(&mut self.b, replaces);
+                self.require(replaces, slow);
                 let read = self.b.ins().load(i64t, TRUSTED, bus, field(at.read_pos, 0));
                 let position = self.b.ins().load(i64t, TRUSTED, bus, field(at.detector.now, 0));
                 let not_after_read = self.b.ins().icmp(IntCC::NotEqual, read, position);
-                all(&mut self.b, not_after_read);
+                self.require(not_after_read, slow);
             }
         }
-        assert_eq!(self.b.func.dfg.value_type(ok), i8t);
-        let (fast, slow) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(ok, fast, &[], slow, &[]);
-        self.b.switch_to_block(fast);
         Some(Fast { slow, entry, offset, held })
     }
 
