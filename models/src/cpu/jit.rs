@@ -985,6 +985,7 @@ impl Translator<'_> {
         if let Contexts::Inline(bus_field) = contexts {
             if pops != pushes {
                 let slow = self.b.create_block();
+                self.b.set_cold_block(slow);
                 let ctx = match pushes {
                     true => self.usual_call(pc, slow),
                     false => self.usual_return(slow),
@@ -1037,19 +1038,16 @@ impl Translator<'_> {
         let call_site = self.b.ins().load(i32t, TRUSTED, entry, at_entry(layout.recent_call_site));
         let entry_sp = self.b.ins().load(i32t, TRUSTED, entry, at_entry(layout.recent_sp));
         let depth = self.b.ins().load(i32t, TRUSTED, hart, Self::calls_field(layout.depth));
-        let mut ok = self.b.ins().icmp(IntCC::Equal, parent, current);
-        let mut all = |b: &mut FunctionBuilder, flag: Value| ok = b.ins().band(ok, flag);
+        let from_current = self.b.ins().icmp(IntCC::Equal, parent, current);
+        self.require(from_current, slow);
         let own = self.b.ins().icmp_imm_u(IntCC::Equal, call_site, i64::from(pc));
-        all(&mut self.b, own);
+        self.require(own, slow);
         let same_sp = self.b.ins().icmp(IntCC::Equal, entry_sp, sp);
         let varies = self.b.ins().icmp_imm_u(IntCC::Equal, entry_sp, i64::from(calls::SP_VARIES));
         let sp_kept = self.b.ins().bor(same_sp, varies);
-        all(&mut self.b, sp_kept);
+        self.require(sp_kept, slow);
         let in_place = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, depth, calls::MAX_DEPTH as i64);
-        all(&mut self.b, in_place);
-        let fast = self.b.create_block();
-        self.b.ins().brif(ok, fast, &[], slow, &[]);
-        self.b.switch_to_block(fast);
+        self.require(in_place, slow);
         let ctx = self.b.ins().load(i32t, TRUSTED, entry, at_entry(layout.recent_ctx));
         let depth = self.b.ins().iadd_imm_u(depth, 1);
         let frame = self.held_frame(depth);
