@@ -333,6 +333,15 @@ impl<S: EventSink> MemorySystem<S> {
         }
     }
 
+    /// Reports a CPU access outside the cache.
+    #[inline(always)]
+    fn emit_cpu_access(&mut self, space: Space, access: event::Access, range: Range, at: Access) {
+        if S::ENABLED {
+            let origin = self.origin(at.pc, at.now);
+            self.sink.cpu_access(space, access, range, origin);
+        }
+    }
+
     /// Reports a cached access, one event per line it touches.
     #[inline(always)]
     fn emit_cached(&mut self, access: event::Access, addr: u32, len: u32, at: Access) {
@@ -582,9 +591,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                 self.cached_read(addr, bytes, at.now)
             }
             Target::Uncached(phys) | Target::UncachedRom(phys) => {
-                let origin = self.origin(at.pc, at.now);
-                let range = Range::new(phys, len);
-                self.emit(Event::CpuAccess { space: Space::Dram, access: event::Access::Read, range, origin });
+                self.emit_cpu_access(Space::Dram, event::Access::Read, Range::new(phys, len), at);
                 self.dram.read_bytes(phys, bytes).expect("target checked");
                 self.axi.transfer(Master::Uncached, Dir::Read, len.into(), at.now) - at.now
             }
@@ -592,9 +599,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
             Target::MxpPort => return Ok(self.port_read(at, width)),
             device @ (Target::Clint(_) | Target::Uart(_)) => return Ok((self.device_read(device, width, at.now), 0)),
             Target::Scratchpad(off) => {
-                let origin = self.origin(at.pc, at.now);
-                let range = Range::new(off, len);
-                self.emit(Event::CpuAccess { space: Space::Scratchpad, access: event::Access::Read, range, origin });
+                self.emit_cpu_access(Space::Scratchpad, event::Access::Read, Range::new(off, len), at);
                 bytes.copy_from_slice(&self.mxp.scratchpad()[off as usize..(off + len) as usize]);
                 0
             }
@@ -627,9 +632,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                 stall
             }
             Target::Uncached(phys) => {
-                let origin = self.origin(at.pc, at.now);
-                let range = Range::new(phys, len as u32);
-                self.emit(Event::CpuAccess { space: Space::Dram, access: event::Access::Write, range, origin });
+                self.emit_cpu_access(Space::Dram, event::Access::Write, Range::new(phys, len as u32), at);
                 self.dram.write_bytes(phys, data).expect("target checked");
                 self.post_write(Master::Uncached, len as u32, at.now)
             }
@@ -640,9 +643,7 @@ impl<S: EventSink> Bus for MemorySystem<S> {
                 0
             }
             Target::Scratchpad(off) => {
-                let origin = self.origin(at.pc, at.now);
-                let range = Range::new(off, len as u32);
-                self.emit(Event::CpuAccess { space: Space::Scratchpad, access: event::Access::Write, range, origin });
+                self.emit_cpu_access(Space::Scratchpad, event::Access::Write, Range::new(off, len as u32), at);
                 self.mxp.scratchpad_mut()[off as usize..off as usize + len].copy_from_slice(data);
                 0
             }

@@ -4,7 +4,7 @@
 //! store to its line before the other side).
 
 use crate::access_log::{AccessLog, Logged};
-use mxpsim_detector::event::{Access, CacheOp, Event, Origin, Pos, Range, Request, Scope};
+use mxpsim_detector::event::{Access, CacheOp, Event, Origin, Pos, Range, Request, Scope, Space};
 use mxpsim_detector::node::NodeKind;
 use mxpsim_detector::race::RaceKey;
 use mxpsim_detector::{Config, ConfigError, Detector, Report, StreamError};
@@ -340,10 +340,18 @@ impl EventSink for RaceCheck {
     fn emit(&mut self, event: Event) {
         match event {
             Event::Cached { access, range, origin } => self.cached(access, range, origin),
-            Event::CpuAccess { space, access, origin, .. } if self.detector.observe_cpu_quiet(space) => {
-                self.quiet_cpu_access(access, origin)
-            }
+            Event::CpuAccess { space, access, range, origin } => self.cpu_access(space, access, range, origin),
             _ => self.emit_other(event),
+        }
+    }
+
+    /// A CPU access outside the cache: taken as quiet where the detector can
+    /// ([`Detector::observe_cpu_quiet`]), without building the event.
+    #[inline(always)]
+    fn cpu_access(&mut self, space: Space, access: Access, range: Range, origin: Origin) {
+        match self.detector.observe_cpu_quiet(space) {
+            true => self.quiet_cpu_access(access, origin),
+            false => self.emit_other(Event::CpuAccess { space, access, range, origin }),
         }
     }
 
