@@ -51,12 +51,11 @@ pub struct Quiet {
 }
 
 /// Where the state of a sink's [`Quiet`] case lies, as byte offsets from the sink's start:
-/// its detector's quiet filter and position ([`InlineQuiet`]), the position of the last read
-/// it noted ([`Pos`]), and the stores it holds back ([`HeldStores`]).
+/// its detector's quiet filter and position ([`InlineQuiet`]) and the stores it holds back
+/// ([`HeldStores`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct QuietFields {
     pub detector: InlineQuiet,
-    pub read_pos: usize,
     pub held: HeldStores,
 }
 
@@ -107,7 +106,7 @@ impl HeldStores {
 impl QuietFields {
     /// The same fields, in an object that holds the sink `by` bytes from its start.
     pub const fn within(self, by: usize) -> QuietFields {
-        QuietFields { detector: self.detector.within(by), read_pos: self.read_pos + by, held: self.held.within(by) }
+        QuietFields { detector: self.detector.within(by), held: self.held.within(by) }
     }
 }
 
@@ -115,15 +114,16 @@ impl Quiet {
     /// Takes a cached `access` of `range` from `origin` if it is quiet (true), as compiled code
     /// does, in the state at offsets [`Quiet::at`] from `base`: `range` not empty and within a
     /// line whose recent entry in the detector's filter covers the access ([`InlineQuiet`]); a
-    /// store also only to a line with a store held, and not right after a read noted (which
-    /// an AMO's write is: the sink sees to that). Taken: the next position, and for a store,
-    /// the store held over the one before. Nothing else: the filter stays as it is (its last
-    /// line only answers sooner what the recent entries say), and a read is not noted (only
-    /// an AMO's write asks for the read before it). The definition of what compiled code
-    /// emits; the sinks with a quiet case check theirs against it.
+    /// store also only to a line with a store held. Taken: the next position, and for a
+    /// store, the store held over the one before. Nothing else: the filter stays as it is (its
+    /// last line only answers sooner what the recent entries say), and a read is not noted
+    /// (only an AMO's write asks for the read before it). The definition of what compiled
+    /// code emits; the sinks with a quiet case check theirs against it.
     ///
-    /// For an access of an instruction that makes one (not an AMO's read, whose write comes
-    /// next with its origin: that write is known by the read noted).
+    /// For an access of an instruction that makes one, not of an AMO (compiled code makes
+    /// none): a sink knows an AMO's write, its second half, by the read just before it with
+    /// the same origin — the same instruction at the same cycle — which no store of an
+    /// instruction that makes one access has, so it need not look for the read here.
     ///
     /// # Safety
     /// `base` points at a live sink (or what holds it, [`QuietFields::within`]) whose
@@ -153,9 +153,7 @@ impl Quiet {
             let entry = entries.add(held.index(line, self.line_shift) * held.stride);
             if access == Access::Write {
                 let key_base = *field(held.key_base).cast::<u64>();
-                if *entry.add(held.key).cast::<u64>() != HeldStores::key_of(key_base, line)
-                    || *field(at.read_pos).cast::<Pos>() == *now
-                {
+                if *entry.add(held.key).cast::<u64>() != HeldStores::key_of(key_base, line) {
                     return false;
                 }
             }

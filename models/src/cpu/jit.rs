@@ -1352,7 +1352,7 @@ impl Translator<'_> {
             let seen = if store { entry } else { self.b.ins().bor_imm_u(entry, 2) };
             let covered = self.b.ins().icmp(IntCC::Equal, seen, covering);
             self.require(covered, slow);
-            // ... and a store's line has a store held, not right after a read noted.
+            // ... and a store's line has a store held.
             if store {
                 let entry = self.held_entry(quiet, addr);
                 held = Some(entry);
@@ -1363,10 +1363,6 @@ impl Translator<'_> {
                 let wanted = self.b.ins().bor(key_base, line);
                 let replaces = self.b.ins().icmp(IntCC::Equal, key, wanted);
                 self.require(replaces, slow);
-                let read = self.b.ins().load(i64t, TRUSTED, bus, field(at.read_pos, 0));
-                let position = self.b.ins().load(i64t, TRUSTED, bus, field(at.detector.now, 0));
-                let not_after_read = self.b.ins().icmp(IntCC::NotEqual, read, position);
-                self.require(not_after_read, slow);
             }
         }
         Some(Fast { slow, entry, offset, held })

@@ -999,8 +999,6 @@ mod translated {
         stamp: u64,
         /// The events it was called for.
         events: u64,
-        /// The last read it was called for.
-        read: (Pos, Origin),
         held: Box<[Held; 16]>,
         /// [`HeldStores::key_base`] of the generation of its held stores.
         held_key_base: u64,
@@ -1035,7 +1033,6 @@ mod translated {
                 recent: vec![0; InlineQuiet::SLOTS].into_boxed_slice().try_into().expect("SLOTS entries"),
                 stamp: InlineQuiet::stamp(1),
                 events: 0,
-                read: Default::default(),
                 held: Box::new([Held::default(); 16]),
                 held_key_base: HeldStores::key_base(1),
             };
@@ -1082,17 +1079,11 @@ mod translated {
             if state.position.is_multiple_of(7) {
                 state.stamp += InlineQuiet::NEXT_GENERATION;
             }
-            match access {
-                EventAccess::Read => state.read = (state.position, origin),
-                EventAccess::Write => {
-                    let key = if state.position.is_multiple_of(5) {
-                        0
-                    } else {
-                        HeldStores::key_of(state.held_key_base, line)
-                    };
-                    let index = (line >> LINE_SHIFT) as usize % state.held.len();
-                    state.held[index] = Held { key, pos: state.position, origin, range };
-                }
+            if access == EventAccess::Write {
+                let key =
+                    if state.position.is_multiple_of(5) { 0 } else { HeldStores::key_of(state.held_key_base, line) };
+                let index = (line >> LINE_SHIFT) as usize % state.held.len();
+                state.held[index] = Held { key, pos: state.position, origin, range };
             }
             self.recorded.push(mxpsim_detector::event::Event::Cached { access, range, origin });
         }
@@ -1110,7 +1101,6 @@ mod translated {
                     recent: at(offset_of!(QuietState, recent)),
                     stamp: at(offset_of!(QuietState, stamp)),
                 },
-                read_pos: at(offset_of!(QuietState, read.0)),
                 held: HeldStores {
                     entries: at(offset_of!(QuietState, held)),
                     key_base: at(offset_of!(QuietState, held_key_base)),
