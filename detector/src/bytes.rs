@@ -54,14 +54,16 @@ pub fn covers(set: &[Range], ranges: &[Range]) -> bool {
 /// The bytes common to both sets (in any form; the result is normalised).
 pub fn intersect(a: &[Range], b: &[Range]) -> Vec<Range> {
     let mut out = Vec::new();
-    for x in a {
-        for y in b {
-            if let Some(common) = x.intersection(*y) {
-                out.push(common);
-            }
-        }
-    }
+    push_common(a, b, &mut out);
     normalize(out)
+}
+
+/// Pushes onto `out` the common part of each range of `a` with each of `b` (not
+/// normalised: for a caller gathering several sets' before normalising once).
+pub fn push_common(a: &[Range], b: &[Range], out: &mut Vec<Range>) {
+    for x in a {
+        out.extend(b.iter().filter_map(|y| x.intersection(*y)));
+    }
 }
 
 /// The line-aligned pieces of `range`: `(line address, the part of range inside that line)`.

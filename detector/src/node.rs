@@ -143,9 +143,7 @@ impl Footprint {
         let pairs = [(&self.writes, &other.writes), (&self.writes, &other.reads), (&self.reads, &other.writes)];
         let mut common = Vec::new();
         for (mine, theirs) in pairs {
-            for x in mine {
-                common.extend(theirs.iter().filter_map(|y| x.intersection(*y)));
-            }
+            bytes::push_common(mine, theirs, &mut common);
         }
         bytes::normalize(common)
     }

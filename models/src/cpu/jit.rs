@@ -788,15 +788,10 @@ impl Translator<'_> {
         self.b.ins().store(TRUSTED, now, frame, offset_of!(Frame, now) as i32);
         self.b.ins().store(TRUSTED, next, frame, offset_of!(Frame, next) as i32);
         let back = self.b.create_block();
-        let go_on_if = |b: &mut FunctionBuilder, cond: Value| {
-            let on = b.create_block();
-            b.ins().brif(cond, on, &[], back, &[]);
-            b.switch_to_block(on);
-        };
         let steps = self.b.ins().load(i64t, TRUSTED, hart, offset_of!(Hart, steps) as i32);
         let limit = self.b.ins().load(i64t, FIXED, frame, offset_of!(Frame, whole_blocks_until) as i32);
         let within = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, steps, limit);
-        go_on_if(&mut self.b, within);
+        self.require(within, back);
         let slots = self.b.ins().load(ptr, FIXED, frame, offset_of!(Frame, slots) as i32);
         let index = self.b.ins().ushr_imm_u(next, 1);
         let index = self.b.ins().band_imm_u(index, i64::from(SLOT_LAYOUT.mask));
@@ -805,14 +800,14 @@ impl Translator<'_> {
         let slot = self.b.ins().iadd(slots, offset);
         let start = self.b.ins().load(i32t, TRUSTED, slot, SLOT_LAYOUT.pc as i32);
         let cached = self.b.ins().icmp(IntCC::Equal, start, next);
-        go_on_if(&mut self.b, cached);
+        self.require(cached, back);
         let code = self.b.ins().load(i32t, TRUSTED, slot, SLOT_LAYOUT.code as i32);
         // (`code::NONE` and `code::NEVER` less one are beyond every compiled block's. Every
         // code a cached block names is in the table; the bound keeps a read inside it if not.)
         let index = self.b.ins().iadd_imm_u(code, -1);
         let codes_len = self.b.ins().load(i32t, FIXED, frame, offset_of!(Frame, codes_len) as i32);
         let compiled = self.b.ins().icmp(IntCC::UnsignedLessThan, index, codes_len);
-        go_on_if(&mut self.b, compiled);
+        self.require(compiled, back);
         let codes = self.b.ins().load(ptr, FIXED, frame, offset_of!(Frame, codes) as i32);
         let index = self.b.ins().uextend(ptr, index);
         let offset = self.b.ins().imul_imm_u(index, size_of::<Compiled>() as i64);
@@ -821,7 +816,7 @@ impl Translator<'_> {
         let bound = self.b.ins().iadd(now, cycles);
         let check_at = self.b.ins().load(i64t, TRUSTED, hart, offset_of!(Hart, irq_check_at) as i32);
         let fits = self.b.ins().icmp(IntCC::UnsignedLessThan, bound, check_at);
-        go_on_if(&mut self.b, fits);
+        self.require(fits, back);
         let len = self.b.ins().load(i32t, TRUSTED, code, offset_of!(Compiled, len) as i32);
         let len = self.b.ins().uextend(i64t, len);
         let steps = self.b.ins().iadd(steps, len);
@@ -1068,16 +1063,11 @@ impl Translator<'_> {
         // Depth 1 to MAX_DEPTH: depth - 1 below MAX_DEPTH, unsigned (0 wraps).
         let below = self.b.ins().iadd_imm_u(depth, -1);
         let in_place = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, below, calls::MAX_DEPTH as i64);
-        // (The top frame looked at where it is kept; at another depth, the bottom entry.)
-        let zero = constant(&mut self.b, i32t, 0);
-        let top = self.b.ins().select(in_place, depth, zero);
-        let top = self.held_frame(top);
+        self.require(in_place, slow);
+        let top = self.held_frame(depth);
         let top_sp = self.b.ins().load(i32t, TRUSTED, top, field(layout.frame_sp, 0));
         let lands = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, top_sp, sp);
-        let ok = self.b.ins().band(in_place, lands);
-        let fast = self.b.create_block();
-        self.b.ins().brif(ok, fast, &[], slow, &[]);
-        self.b.switch_to_block(fast);
+        self.require(lands, slow);
         let frame = self.held_frame(below);
         let ctx = self.b.ins().load(i32t, TRUSTED, frame, field(layout.frame_ctx, 0));
         self.b.ins().store(TRUSTED, below, hart, Self::calls_field(layout.depth));
@@ -1106,13 +1096,12 @@ impl Translator<'_> {
         let bound = self.b.ins().iadd_imm_u(now, cycles as i64);
         let check_at = self.b.ins().load(types::I64, TRUSTED, self.hart, offset_of!(Hart, irq_check_at) as i32);
         let fits = self.b.ins().icmp(IntCC::UnsignedLessThan, bound, check_at);
+        let end = self.b.create_block();
+        self.require(fits, end);
         let steps = self.b.ins().load(types::I64, TRUSTED, self.hart, offset_of!(Hart, steps) as i32);
         let limit = self.b.ins().load(types::I64, TRUSTED, self.frame, offset_of!(Frame, whole_blocks_until) as i32);
         let within = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, steps, limit);
-        let again = self.b.ins().band(fits, within);
-        let (repeat, end) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(again, repeat, &[], end, &[]);
-        self.b.switch_to_block(repeat);
+        self.require(within, end);
         let steps = self.b.ins().iadd_imm_u(steps, len as i64);
         self.b.ins().store(TRUSTED, steps, self.hart, offset_of!(Hart, steps) as i32);
         self.b.ins().jump(self.header, &[]);
