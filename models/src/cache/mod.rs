@@ -17,7 +17,7 @@ pub mod replacement;
 pub mod stats;
 
 use crate::bus::{CacheHits, DirectPointers, FilterEntry, Width};
-use crate::dram::Dram;
+use crate::dram::{copy, Dram};
 use crate::timeline::CacheAction;
 use config::{CacheConfig, WritePolicy};
 use kept::Kept;
@@ -244,7 +244,7 @@ impl Cache {
     fn read_slot(&mut self, slot: u32, addr: u32, buf: &mut [u8]) {
         self.touch(slot);
         let off = self.data_offset(slot, addr);
-        copy_small(buf, &self.data[off..off + buf.len()]);
+        copy(buf, &self.data[off..off + buf.len()]);
     }
 
     /// Stores `data` at `addr`, all within one line, if the cache writes back and the
@@ -291,7 +291,7 @@ impl Cache {
     fn write_slot(&mut self, slot: u32, addr: u32, data: &[u8]) {
         self.touch(slot);
         let off = self.data_offset(slot, addr);
-        copy_small(&mut self.data[off..off + data.len()], data);
+        copy(&mut self.data[off..off + data.len()], data);
         if self.write == WritePolicy::Back {
             mark_dirty(&mut self.dirty[slot as usize], addr & (self.line - 1), data.len() as u32);
         }
@@ -303,7 +303,11 @@ impl Cache {
         let set = self.set_of(line);
         let first = set * self.ways;
         let set_tags = &self.tags[first as usize..(first + self.ways) as usize];
-        let way = self.replacement.victim(set, self.ways, |w| set_tags[w as usize] != INVALID);
+        // After the first misses every way is valid: a branch the host predicts well.
+        let way = match set_tags.iter().position(|&tag| tag == INVALID) {
+            Some(way) => way as u32,
+            None => self.replacement.victim(set, self.ways),
+        };
         let slot = first + way;
         if self.tags[slot as usize] != INVALID {
             self.stats.evictions += 1;
@@ -311,8 +315,8 @@ impl Cache {
             self.forget(slot);
         }
         let off = self.data_offset(slot, line);
-        mem.read_bytes(line, &mut self.data[off..off + self.line as usize])
-            .expect("the memory system only caches DRAM addresses");
+        let filled = mem.bytes(line, self.line as usize).expect("the memory system only caches memory");
+        copy(&mut self.data[off..off + self.line as usize], filled);
         if let Some(actions) = &mut self.actions {
             actions.push((CacheAction::Fill, line));
         }
@@ -522,7 +526,7 @@ impl Cache {
 fn write_line(mem: &mut Dram, granularity: WriteBack, line: u32, data: &[u8], mask: &DirtyMask) -> u32 {
     match granularity {
         WriteBack::Line => {
-            mem.write_bytes(line, data).expect("DRAM line");
+            copy(mem.bytes_mut(line, data.len()).expect("a written line is in RAM"), data);
             data.len() as u32
         }
         WriteBack::DirtyBytes => {
@@ -544,18 +548,6 @@ fn overlap_copy(src: &[u8], src_addr: u32, dst: &mut [u8], dst_addr: u32) {
     if (start as u64) < end {
         let len = (end - start as u64) as usize;
         dst[(start - dst_addr) as usize..][..len].copy_from_slice(&src[(start - src_addr) as usize..][..len]);
-    }
-}
-
-/// Copies a CPU access's bytes with fixed-size moves for the usual widths (a variable-length
-/// copy would call `memcpy` on every hit).
-#[inline(always)]
-fn copy_small(dst: &mut [u8], src: &[u8]) {
-    match dst.len() {
-        1 => dst[0] = src[0],
-        2 => dst[..2].copy_from_slice(&src[..2]),
-        4 => dst[..4].copy_from_slice(&src[..4]),
-        _ => dst.copy_from_slice(src),
     }
 }
 

@@ -64,6 +64,22 @@ fn lru_victim_and_dirty_eviction_contents() {
 }
 
 #[test]
+fn an_invalid_way_is_filled_before_any_policy_chooses() {
+    for policy in [Policy::Lru, Policy::Fifo, Policy::Plru, Policy::Random] {
+        let (mut c, mut m) = small(policy, WritePolicy::Back, WriteBack::Line);
+        // Set 0 full (0x00, 0x20); flushing 0x00 empties its way; 0x40 must take that way
+        // and leave 0x20, which every policy would evict (it is the older line) or might
+        // (random).
+        read32(&mut c, &mut m, BASE + 0x20);
+        read32(&mut c, &mut m, BASE);
+        c.maintain(&mut m, CacheOp::Flush, BASE);
+        read32(&mut c, &mut m, BASE + 0x40);
+        assert!(c.contains(BASE + 0x20) && c.contains(BASE + 0x40), "{policy:?}");
+        assert_eq!(c.stats.evictions, 0, "{policy:?}");
+    }
+}
+
+#[test]
 fn fifo_evicts_in_allocation_order_despite_hits() {
     let (mut c, mut m) = small(Policy::Fifo, WritePolicy::Back, WriteBack::Line);
     read32(&mut c, &mut m, BASE);
