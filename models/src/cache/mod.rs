@@ -164,7 +164,8 @@ impl Cache {
             return Some(self.filter[f].slot);
         }
         let first = self.set_of(line) * self.ways;
-        let slot = (first..first + self.ways).find(|&s| self.tags[s as usize] == line)?;
+        let set_tags = &self.tags[first as usize..(first + self.ways) as usize];
+        let slot = first + set_tags.iter().position(|&tag| tag == line)? as u32;
         self.filter[f] = FilterEntry { line, slot };
         Some(slot)
     }
