@@ -22,7 +22,7 @@ pub struct Logged {
 
 /// What a line's log keeps besides its latest store.
 #[derive(Clone, Copy, Debug, Default)]
-struct Earlier {
+struct OtherAccesses {
     /// A request position and the last store before it (pos 0: none).
     before_request: (Pos, Logged),
     /// The latest read's position and bytes (pos 0: none).
@@ -31,14 +31,13 @@ struct Earlier {
 
 /// The log of one page's lines. The latest stores lie apart from the rest: writing a held
 /// store out (most of the log's work: every line a program writes, again after each
-/// request) then writes 32 bytes per line into a dense array, not 88 into one with the rest
-/// between. (With the three in one record, those writes' cache misses were a fifth of
-/// cpubench's run under `--race-check`: best of 10 interleaved runs 700 -> 559 ms without
-/// the writes at all; apart, 599 -> 542 ms.)
+/// request) then writes 32 bytes into a dense array of them, a stride of 32 bytes a line
+/// where it was 88 with the rest between. (cpubench under `--race-check`, best of 10
+/// interleaved runs: 599 -> 542 ms; 531 ms with no writes out at all.)
 struct Page {
     /// Per line, the latest store (pos 0: none).
     last_store: Box<[Logged]>,
-    earlier: Box<[Earlier]>,
+    others: Box<[OtherAccesses]>,
 }
 
 /// 4 KiB of addresses per page.
@@ -115,7 +114,7 @@ impl AccessLog {
 
     /// The page of `addr` and the index of its line there.
     #[inline]
-    fn slot(&mut self, addr: u32) -> (&mut Page, usize) {
+    fn page_and_index(&mut self, addr: u32) -> (&mut Page, usize) {
         let page = (addr >> PAGE_SHIFT) as usize;
         let number = match self.page_numbers[page] {
             0 => self.new_page(page),
@@ -134,7 +133,7 @@ impl AccessLog {
         let lines = self.lines_per_page;
         self.pages.push(Page {
             last_store: vec![Logged::default(); lines].into_boxed_slice(),
-            earlier: vec![Earlier::default(); lines].into_boxed_slice(),
+            others: vec![OtherAccesses::default(); lines].into_boxed_slice(),
         });
         let number = u32::try_from(self.pages.len()).expect("at most 2^20 pages");
         self.page_numbers[page] = number;
@@ -197,12 +196,12 @@ impl AccessLog {
         if store.pos == 0 {
             return;
         }
-        let (page, i) = self.slot(store.range.start);
+        let (page, i) = self.page_and_index(store.range.start);
         let last = &mut page.last_store[i];
         // (Asked in this order, a program with no request yet stores without loading the
         // slot: the load, a cache miss per line, was a third of the race checker's own cost.)
         if request != 0 && last.pos != 0 && last.pos < request {
-            page.earlier[i].before_request = (request, *last);
+            page.others[i].before_request = (request, *last);
         }
         *last = store;
     }
@@ -215,13 +214,13 @@ impl AccessLog {
     /// A read at CPU position `pos` of `range` (within one line).
     #[inline]
     pub fn read(&mut self, range: Range, pos: Pos) {
-        let (page, i) = self.slot(range.start);
-        page.earlier[i].last_read = (pos, range);
+        let (page, i) = self.page_and_index(range.start);
+        page.others[i].last_read = (pos, range);
     }
 
     /// The last store to the line at `line` before position `p`, if the log knows it exactly.
     pub fn last_store_before(&mut self, line: u32, p: Pos) -> Option<Logged> {
-        let (last_store, Earlier { before_request, .. }) = self.line(line);
+        let (last_store, OtherAccesses { before_request, .. }) = self.line_log(line);
         if last_store.pos != 0 && last_store.pos < p {
             Some(last_store)
         } else if before_request.0 == p && before_request.1.pos != 0 {
@@ -234,16 +233,16 @@ impl AccessLog {
     /// The bytes of the access to the line at `line` at position `pos`, if it is still the
     /// line's latest read or one of its stores kept.
     pub fn bytes_at(&mut self, line: u32, pos: Pos) -> Option<Range> {
-        let (last_store, Earlier { before_request, last_read }) = self.line(line);
+        let (last_store, OtherAccesses { before_request, last_read }) = self.line_log(line);
         let stores = [last_store, before_request.1].map(|s| (s.pos, s.range));
         [last_read].into_iter().chain(stores).find(|a| a.0 == pos && pos != 0).map(|a| a.1)
     }
 
     /// The log of the line at `line`, its held store written out first.
-    fn line(&mut self, line: u32) -> (Logged, Earlier) {
+    fn line_log(&mut self, line: u32) -> (Logged, OtherAccesses) {
         self.write_held_of(line);
-        let (page, i) = self.slot(line);
-        (page.last_store[i], page.earlier[i])
+        let (page, i) = self.page_and_index(line);
+        (page.last_store[i], page.others[i])
     }
 }
 

@@ -1,5 +1,5 @@
-//! Replacement policies: which way of a set a miss evicts. Every policy prefers an invalid
-//! way; the cache tells the policy about hits (`touch`) and allocations (`fill`).
+//! Replacement policies: which way of a full set a miss evicts (the cache fills an invalid
+//! way first); the cache tells the policy about hits (`touch`) and allocations (`fill`).
 
 use super::config::Policy;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
@@ -88,9 +88,9 @@ impl Replacement {
                 let base = (set * ways) as usize;
                 mxpsim_detector::invariant!(ways >= 1, "a set has a way");
                 // The first of the oldest stamps (the ways searched in order), chosen without
-                // a branch on the stamps: which way is oldest is a coin toss to the host's
-                // branch predictor, whose misses were a third of this function's time (perf,
-                // cpubench).
+                // a branch on the stamps (selects, which compile to conditional moves): which
+                // way is oldest is a coin toss to the host's branch predictor, and perf's samples
+                // of the miss path gathered on that branch (cpubench).
                 let set_stamps = &stamps[base..base + ways as usize];
                 let (mut oldest, mut min) = (0, set_stamps[0]);
                 for (way, &stamp) in set_stamps.iter().enumerate().skip(1) {

@@ -67,15 +67,32 @@ fn lru_victim_and_dirty_eviction_contents() {
 fn an_invalid_way_is_filled_before_any_policy_chooses() {
     for policy in [Policy::Lru, Policy::Fifo, Policy::Plru, Policy::Random] {
         let (mut c, mut m) = small(policy, WritePolicy::Back, WriteBack::Line);
-        // Set 0 full (0x00, 0x20); flushing 0x00 empties its way; 0x40 must take that way
-        // and leave 0x20, which every policy would evict (it is the older line) or might
-        // (random).
+        // Set 0 full (0x20 in way 0, 0x00 in way 1); flushing 0x00 empties way 1; 0x40 must
+        // take it and leave 0x20, which LRU, FIFO and PLRU would evict (the older line)
+        // and the random policy may (with this seed, already at 0x00's fill).
         read32(&mut c, &mut m, BASE + 0x20);
         read32(&mut c, &mut m, BASE);
         c.maintain(&mut m, CacheOp::Flush, BASE);
         read32(&mut c, &mut m, BASE + 0x40);
         assert!(c.contains(BASE + 0x20) && c.contains(BASE + 0x40), "{policy:?}");
         assert_eq!(c.stats.evictions, 0, "{policy:?}");
+    }
+}
+
+#[test]
+fn the_first_of_several_invalid_ways_is_filled() {
+    for policy in [Policy::Lru, Policy::Fifo, Policy::Plru, Policy::Random] {
+        // One set of four 16-byte ways; lines 0x00, 0x10, 0x20, 0x30 fill ways 0 to 3.
+        let cfg = CacheConfig { size: 64, line: 16, ways: 4, policy, ..CacheConfig::default() };
+        cfg.validate().unwrap();
+        let (mut c, mut m) = (Cache::new(&cfg), Dram::new(BASE, 0x1000));
+        for way in 0..4 {
+            read32(&mut c, &mut m, BASE + 0x10 * way);
+        }
+        c.maintain(&mut m, CacheOp::Flush, BASE + 0x30);
+        c.maintain(&mut m, CacheOp::Flush, BASE + 0x10);
+        read32(&mut c, &mut m, BASE + 0x40);
+        assert_eq!(c.line_state(BASE + 0x40).held.map(|h| h.way), Some(1), "{policy:?}");
     }
 }
 
