@@ -114,23 +114,14 @@ impl Dram {
     /// Writes `data` at `addr` as the CPU or the DMA would: not into ROM.
     #[inline]
     pub fn write_bytes(&mut self, addr: u32, data: &[u8]) -> Result<(), MemFault> {
-        self.put(addr, data, false)
+        self.bytes_mut(addr, data.len()).ok_or(MemFault::Unmapped { addr })?.copy_from_slice(data);
+        Ok(())
     }
 
     /// Writes `data` at `addr` as a loader or debugger would: ROM too.
     pub fn load_bytes(&mut self, addr: u32, data: &[u8]) -> Result<(), MemFault> {
-        self.put(addr, data, true)
-    }
-
-    #[inline]
-    fn put(&mut self, addr: u32, data: &[u8], into_rom: bool) -> Result<(), MemFault> {
-        let fault = MemFault::Unmapped { addr };
-        let (bank, off) = self.locate(addr, data.len()).ok_or(fault)?;
-        let bank = &mut self.banks[bank];
-        if !bank.writable && !into_rom {
-            return Err(fault);
-        }
-        bank.bytes[off..off + data.len()].copy_from_slice(data);
+        let (bank, off) = self.locate(addr, data.len()).ok_or(MemFault::Unmapped { addr })?;
+        self.banks[bank].bytes[off..off + data.len()].copy_from_slice(data);
         Ok(())
     }
 }

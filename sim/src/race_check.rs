@@ -349,9 +349,10 @@ impl EventSink for RaceCheck {
     /// ([`Detector::observe_cpu_quiet`]), without building the event.
     #[inline(always)]
     fn cpu_access(&mut self, space: Space, access: Access, range: Range, origin: Origin) {
-        match self.detector.observe_cpu_quiet(space) {
-            true => self.quiet_cpu_access(access, origin),
-            false => self.emit_other(Event::CpuAccess { space, access, range, origin }),
+        if self.detector.observe_cpu_quiet(space) {
+            self.quiet_cpu_access(access, origin);
+        } else {
+            self.emit_other(Event::CpuAccess { space, access, range, origin });
         }
     }
 

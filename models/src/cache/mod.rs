@@ -314,17 +314,18 @@ impl Cache {
         let set = self.set_of(line);
         let first = set * self.ways;
         let set_tags = &self.tags[first as usize..(first + self.ways) as usize];
-        // After the first misses every way is valid: a branch the host predicts well.
-        let way = match set_tags.iter().position(|&tag| tag == INVALID) {
-            Some(way) => way as u32,
-            None => self.replacement.victim(set, self.ways),
+        // An invalid way if there is one, else the policy's victim, evicted. (After the first
+        // misses every way is valid: a branch the host predicts well.)
+        let slot = match set_tags.iter().position(|&tag| tag == INVALID) {
+            Some(way) => first + way as u32,
+            None => {
+                let slot = first + self.replacement.victim(set, self.ways);
+                self.stats.evictions += 1;
+                traffic.writeback += self.write_back(mem, slot, Leaving::Evicted);
+                self.forget(slot);
+                slot
+            }
         };
-        let slot = first + way;
-        if self.tags[slot as usize] != INVALID {
-            self.stats.evictions += 1;
-            traffic.writeback += self.write_back(mem, slot, Leaving::Evicted);
-            self.forget(slot);
-        }
         let off = self.data_offset(slot, line);
         let filled = mem.bytes(line, self.line as usize).expect("the memory system only caches DRAM addresses");
         copy(&mut self.data[off..off + self.line as usize], filled);
