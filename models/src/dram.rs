@@ -108,7 +108,13 @@ impl Dram {
     pub fn bytes_mut(&mut self, addr: u32, len: usize) -> Option<&mut [u8]> {
         let (bank, off) = self.locate(addr, len)?;
         let bank = &mut self.banks[bank];
-        bank.writable.then(|| &mut bank.bytes[off..off + len])
+        // (An `if`, not `bool::then` with a closure: the closure was not inlined, a call on
+        // every line a miss writes back.)
+        if bank.writable {
+            Some(&mut bank.bytes[off..off + len])
+        } else {
+            None
+        }
     }
 
     /// Writes `data` at `addr` as the CPU or the DMA would: not into ROM.

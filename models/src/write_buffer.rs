@@ -17,7 +17,9 @@ impl WriteBuffer {
     }
 
     /// Posts a write of `bytes` from `master` at `now`; returns the stall: the cycles until
-    /// the buffer had room (non-zero only when it was full).
+    /// the buffer had room (non-zero only when it was full). Inlined into the memory
+    /// system's one place that posts (a miss's write-back, a write-through or uncached store).
+    #[inline(always)]
     pub fn post(&mut self, axi: &mut Axi, master: Master, bytes: u32, now: u64) -> u64 {
         axi.advance(now);
         while self.in_flight.front().is_some_and(|&txn| axi.collect_by(txn, now)) {

@@ -69,6 +69,7 @@ impl Replacement {
     }
 
     /// `slot` (`set * ways + way`) was just allocated.
+    #[inline(always)]
     pub fn fill(&mut self, slot: u32) {
         match self {
             Replacement::Stamps { stamps, clock, .. } => {
@@ -82,6 +83,7 @@ impl Replacement {
 
     /// The way to evict from `set`, all of whose `ways` are valid (the cache fills an
     /// invalid way first).
+    #[inline(always)]
     pub fn victim(&mut self, set: u32, ways: u32) -> u32 {
         match self {
             Replacement::Stamps { stamps, .. } => {
