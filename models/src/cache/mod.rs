@@ -163,22 +163,34 @@ impl Cache {
     }
 
     /// Where `line` is, or where a fill of it would go: `Ok(slot)` if it is held (the filter
-    /// refreshed), else `Err` with the first invalid slot of its set, if there is one. (One
-    /// pass over the set for both: a miss searched it twice, once for the line and once for
-    /// an invalid way.)
+    /// refreshed), else `Err` with the first invalid slot of its set, if there is one.
     #[inline(always)]
     fn find(&mut self, line: u32) -> Result<u32, Option<u32>> {
         let f = self.filter_index(line);
         if self.filter[f].line == line {
             return Ok(self.filter[f].slot);
         }
+        let slot = self.search_set(line)?;
+        self.filter[f] = FilterEntry { line, slot };
+        Ok(slot)
+    }
+
+    /// The slot holding `line`, if any, by a search of its set.
+    fn held_slot(&self, line: u32) -> Option<u32> {
+        self.search_set(line).ok()
+    }
+
+    /// A search of `line`'s set: `Ok(slot)` if a slot holds it, else `Err` with the first
+    /// invalid slot, if there is one. (One pass for both: a miss searched the set twice, once
+    /// for the line and once for an invalid way.)
+    #[inline(always)]
+    fn search_set(&self, line: u32) -> Result<u32, Option<u32>> {
         let first = self.set_of(line) * self.ways;
         let set_tags = &self.tags[first as usize..(first + self.ways) as usize];
         let mut free = None;
         for (way, &tag) in set_tags.iter().enumerate() {
             let slot = first + way as u32;
             if tag == line {
-                self.filter[f] = FilterEntry { line, slot };
                 return Ok(slot);
             }
             if tag == INVALID && free.is_none() {
@@ -186,13 +198,6 @@ impl Cache {
             }
         }
         Err(free)
-    }
-
-    /// The slot holding `line`, if any, by a search of its set.
-    fn held_slot(&self, line: u32) -> Option<u32> {
-        let first = self.set_of(line) * self.ways;
-        let set_tags = &self.tags[first as usize..(first + self.ways) as usize];
-        Some(first + set_tags.iter().position(|&tag| tag == line)? as u32)
     }
 
     #[inline(always)]
@@ -325,10 +330,9 @@ impl Cache {
 
     /// Makes room for `line` and fills it from memory: into `free`, an invalid slot of its set,
     /// if there is one, else into the policy's victim, evicted. (Inlined into `read` and
-    /// `write`, and the policy's `victim` and `fill` into it: a miss is a few hundred host
-    /// instructions, and each call cost a tenth of them in saved registers and reloaded
-    /// fields. With `find`, `WriteBuffer::post` inlined and `Dram::bytes_mut` without a
-    /// closure: cpubench's cache model 6.811 -> 6.560 × 10⁹ host instructions, callgrind.)
+    /// `write`, and the policy's `fill` and `victim` into it: each call cost saved registers
+    /// and reloaded fields. cpubench's cache model by callgrind, per miss: `allocate` and
+    /// `WriteBuffer::post` inlined 16 host instructions fewer, `fill` 15, `victim` 10.)
     #[inline(always)]
     fn allocate(&mut self, mem: &mut Dram, line: u32, free: Option<u32>, traffic: &mut Traffic) -> u32 {
         // The fill's bytes are read after the victim is chosen and written back: asked for
