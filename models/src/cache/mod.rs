@@ -28,14 +28,22 @@ use stats::CacheStats;
 
 /// Tag of an empty slot: line addresses are at least 16-byte aligned, so never odd.
 const INVALID: u32 = 1;
-/// Entries of the front-end filter (a power of two), direct-mapped by line number: more than
-/// the default cache's 512 lines, so that lines of one set, or of sets far apart, rarely
-/// evict each other's entry there. (64 sent a hit to the set search in 150,000 of the loads
-/// of cpubench's first 3 × 10⁷ instructions, 1 in 18; with 1,024 its whole run took
-/// 8.91 × 10⁹ → 8.29 × 10⁹ host instructions, by callgrind. 8 KiB of entries.)
-const FILTER_ENTRIES: usize = 1024;
-// (Compiled code finds an entry by a mask, the interpreter by `%`: the same only so.)
-const _: () = assert!(FILTER_ENTRIES.is_power_of_two());
+/// Entries of the front-end filter (a power of two), direct-mapped by line number: twice the
+/// cache's lines, so that lines of one set, or of sets far apart, rarely evict each other's
+/// entry there, and every line of a region as large as the cache has an entry of its own.
+/// (The default cache's 512 lines: 1,024 entries, 8 KiB. 64 entries sent a hit to the set
+/// search in 150,000 of the loads of cpubench's first 3 × 10⁷ instructions, 1 in 18; with
+/// 1,024 its whole run took 8.91 × 10⁹ → 8.29 × 10⁹ host instructions, by callgrind. A
+/// fixed 1,024 for every cache sent most hits of a 4 MiB cache to the helper and the set's
+/// search: cpubench with `--cache size=4M`, 73,697 misses, took 4.79 × 10⁹ host instructions
+/// and 370 ms so, 4.13 × 10⁹ and 310 ms sized so, best of 5 interleaved runs.)
+fn filter_entries(slots: usize) -> usize {
+    (2 * slots).next_power_of_two().clamp(MIN_FILTER_ENTRIES, MAX_FILTER_ENTRIES)
+}
+const MIN_FILTER_ENTRIES: usize = 1024;
+/// 2 MiB of entries, for 131,072 lines (4 MiB of 32-byte lines): a larger filter would be
+/// larger than the host's own caches, its look a host miss of its own.
+const MAX_FILTER_ENTRIES: usize = 1 << 18;
 
 /// Bytes a cache operation moved to or from memory.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -92,7 +100,11 @@ pub struct Cache {
     data: Vec<u8>,
     replacement: Replacement,
     /// Recently used lines and their slots, indexed by the line number's low bits.
-    filter: [FilterEntry; FILTER_ENTRIES],
+    /// (Compiled code finds an entry by a mask, as `filter_index` does: its length is a power
+    /// of two.)
+    filter: Box<[FilterEntry]>,
+    /// `filter.len() - 1`.
+    filter_mask: usize,
     /// A line under a deliberate schedule's directive ([`kept`]), if any.
     kept: Option<Kept>,
     /// The fills and write-backs since the memory system last took them, when it asks for
@@ -117,7 +129,8 @@ impl Cache {
             dirty: vec![[0; 4]; slots],
             data: vec![0; slots * cfg.line as usize],
             replacement: Replacement::new(cfg.policy, sets, cfg.ways, cfg.seed),
-            filter: [FilterEntry { line: INVALID, slot: 0 }; FILTER_ENTRIES],
+            filter: vec![FilterEntry { line: INVALID, slot: 0 }; filter_entries(slots)].into_boxed_slice(),
+            filter_mask: filter_entries(slots) - 1,
             kept: None,
             actions: None,
             stats: CacheStats::default(),
@@ -142,7 +155,7 @@ impl Cache {
     }
 
     fn filter_index(&self, line: u32) -> usize {
-        (line >> self.line_shift) as usize % FILTER_ENTRIES
+        (line >> self.line_shift) as usize & self.filter_mask
     }
 
     fn data_offset(&self, slot: u32, addr: u32) -> usize {
@@ -163,14 +176,14 @@ impl Cache {
     }
 
     /// Where `line` is, or where a fill of it would go: `Ok(slot)` if it is held (the filter
-    /// refreshed), else `Err` with the first invalid slot of its set, if there is one.
+    /// refreshed), else `Err` with the first invalid slot of its set, if there is one. By the
+    /// set's search, not the filter's: the filter holds only what the search would find, and
+    /// its callers on the CPU's path have looked there already (`load_filtered`,
+    /// `write_filtered`).
     #[inline(always)]
     fn find(&mut self, line: u32) -> Result<u32, Option<u32>> {
-        let f = self.filter_index(line);
-        if self.filter[f].line == line {
-            return Ok(self.filter[f].slot);
-        }
         let slot = self.search_set(line)?;
+        let f = self.filter_index(line);
         self.filter[f] = FilterEntry { line, slot };
         Ok(slot)
     }
@@ -226,7 +239,7 @@ impl Cache {
     pub fn hits(&self, hit_stall: u64) -> Option<CacheHits> {
         Some(CacheHits {
             line_shift: self.line_shift,
-            filter_entries: FILTER_ENTRIES as u32,
+            filter_entries: self.filter.len() as u32,
             hit_stall,
             stamps: self.replacement.stamps_hits()?,
         })

@@ -267,13 +267,32 @@ fn line_state_shows_set_way_dirty_bytes_and_data() {
     assert_eq!(&held.data[5..9], &[0, 0xaa, 0xbb, 0]);
 }
 
-/// Two held lines whose filter entry is the same (`FILTER_ENTRIES` lines apart, in one set):
+/// A cache of more lines than the smallest filter's 1,024 entries: after a pass over a
+/// region of its size (every line filled, none evicted: one line a set and way), every line
+/// is hit through the filter, none by a search of its set.
+#[test]
+fn every_line_of_a_large_cache_hits_through_the_filter() {
+    let cfg = CacheConfig { size: 256 * 1024, line: 32, ways: 4, ..CacheConfig::default() };
+    cfg.validate().unwrap();
+    let lines = cfg.size / cfg.line;
+    assert!(lines > 1024);
+    let (mut c, mut m) = (Cache::new(&cfg), Dram::new(BASE, cfg.size));
+    for i in 0..lines {
+        read32(&mut c, &mut m, BASE + i * cfg.line);
+    }
+    assert_eq!((c.stats.read_misses, c.stats.evictions), (lines as u64, 0));
+    let filtered = (0..lines).filter(|&i| c.load_filtered(BASE + i * cfg.line, Width::Word).is_some()).count();
+    assert_eq!(filtered, lines as usize);
+}
+
+/// Two held lines whose filter entry is the same (as many lines apart as the filter has
+/// entries, in one set):
 /// each look at the other finds the set by its search, as a hit, and takes the entry over.
 #[test]
 fn lines_sharing_a_filter_entry_both_hit() {
     let (mut c, _) = wb_line();
     let mut m = Dram::new(BASE, 0x10000);
-    let (a, b) = (BASE, BASE + (FILTER_ENTRIES as u32) * 16);
+    let (a, b) = (BASE, BASE + c.filter.len() as u32 * 16);
     assert_eq!(c.filter_index(a), c.filter_index(b));
     assert_eq!(c.set_of(a), c.set_of(b));
     m.write_bytes(a, &1u32.to_le_bytes()).unwrap();
