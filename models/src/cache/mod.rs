@@ -178,8 +178,9 @@ impl Cache {
     /// Where `line` is, or where a fill of it would go: `Ok(slot)` if it is held (the filter
     /// refreshed), else `Err` with the first invalid slot of its set, if there is one. By the
     /// set's search, not the filter's: the filter holds only what the search would find, and
-    /// its callers on the CPU's path have looked there already (`load_filtered`,
-    /// `write_filtered`).
+    /// the CPU's accesses within a line have looked there already (`load_filtered`,
+    /// `write_filtered`, compiled code); the rest (an access across two lines, a cache
+    /// operation, a schedule's directive) are rare.
     #[inline(always)]
     fn find(&mut self, line: u32) -> Result<u32, Option<u32>> {
         let slot = self.search_set(line)?;
