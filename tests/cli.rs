@@ -2,7 +2,7 @@
 //! exit status, never a panic; runs are deterministic; the trace has the documented format.
 
 mod common;
-use common::{elf, firmware, interrupted, mxpsim, stderr, temp};
+use common::{elf, firmware, interrupted, interrupted_after, mxpsim, stderr, temp};
 use std::os::unix::process::ExitStatusExt;
 
 /// Runs `mxpsim run FILE` and checks the status and that the one error line says `message`.
@@ -489,6 +489,47 @@ fn sigterm_stops_provoke_with_its_own_status() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("SUMMARY: provoke:"));
 }
 
+/// After a signal, no re-run has a verdict that the signal made: a re-run cut short, or
+/// compared with a probing run cut short, says so and shows no differences (every re-run
+/// after a Ctrl-C read as harmful: "console: 56 lines changed" for runs of 0 instructions).
+#[test]
+fn provoke_gives_no_verdict_to_runs_a_signal_cut_short() {
+    let report = temp("provoke-cut.json");
+    let args = ["provoke", "--report-format", "json", "--report-file", &report, &elf("apps", "vbw_vec_fft")];
+    let o = interrupted_after(std::time::Duration::from_millis(1500), &args, &[], "-INT", "provoke-cut");
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let attempts: Vec<&serde_json::Value> =
+        json["findings"].as_array().unwrap().iter().flat_map(|f| f["attempts"].as_array().unwrap()).collect();
+    assert!(attempts.iter().any(|a| !a["cut_short"].is_null()), "the signal came before the runs ended");
+    for a in attempts {
+        if a["cut_short"].is_null() {
+            assert!(!a["verdict"].is_null(), "{a}");
+        } else {
+            assert_eq!(a["cut_short"]["kind"], "interrupted", "{a}");
+            assert!(a["verdict"].is_null() && a["console_lines"] == 0 && a["memory_bytes"] == 0, "{a}");
+        }
+    }
+    assert!(json["summary"].as_str().unwrap().contains("cut short by a signal"), "{}", json["summary"]);
+}
+
+/// `provoke` of a first run that does not finish fails as `run` does, after its report (it
+/// exited 0).
+#[test]
+fn provoke_of_a_run_that_does_not_finish_fails_as_run_does() {
+    for (args, status) in [(vec!["--max-insns", "0"], 120), (vec!["--max-cycles", "5000"], 120)] {
+        let mut all = vec!["provoke"];
+        all.extend(&args);
+        let fw = elf("race-tests", "wb_dma_r_pending_store");
+        all.push(&fw);
+        let o = mxpsim(&all);
+        assert_eq!(o.status.code(), Some(status), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("provoke: the first run did not finish"), "{}", stderr(&o));
+        assert!(String::from_utf8_lossy(&o.stdout).contains("SUMMARY: provoke:"), "the report is delivered");
+    }
+    assert_fails(&["provoke", &firmware("no_trap_handler")], 121, "provoke: the first run did not finish");
+}
+
 #[test]
 fn the_cycle_limit_stops_a_run() {
     assert_fails(
@@ -819,7 +860,7 @@ fn race_report_files_are_checked_before_the_run() {
     assert_fails(
         &["run", "--race-check", "--report-file", &file, "--report-also", &also, &hello],
         2,
-        "given for two race reports",
+        "are one file (each output needs its own)",
     );
     assert!(!std::path::Path::new(&file).exists(), "nothing is written before the check");
     for (bad, says) in [("xml:out", "unknown format 'xml'"), ("json", "expected FORMAT:FILE"), ("json:", "no FILE")] {
@@ -828,4 +869,49 @@ fn race_report_files_are_checked_before_the_run() {
         assert!(stderr(&o).contains(says), "{bad}: {}", stderr(&o));
     }
     assert_fails(&["run", "--report-also", &also, &hello], 2, "--report-also needs --race-check");
+}
+
+/// An output that is one of the command's inputs, by any spelling, is refused before
+/// anything is created: the firmware emptied by its own race report ended in SIGBUS (the
+/// debug information was mapped from the file), a trace or a shard was destroyed.
+#[test]
+fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
+    let original = std::fs::read(elf("race-tests", "wb_dma_r_pending_store")).unwrap();
+    let fw = temp_file("own-report.elf", &original);
+    let dotted = {
+        let path = std::path::Path::new(&fw);
+        path.parent().unwrap().join(".").join(path.file_name().unwrap()).to_str().unwrap().to_string()
+    };
+    let also = format!("json:{dotted}");
+    for args in [
+        vec!["run", "--race-check", "--report-file", &fw, &fw],
+        vec!["run", "--race-check", "--report-also", &also, &fw],
+        vec!["run", "--stats-json", &dotted, &fw],
+        vec!["run", "--trace", &fw, &fw],
+        vec!["provoke", "--report-file", &fw, &fw],
+        vec!["sweep", "--csv", &dotted, &fw],
+    ] {
+        assert_fails(&args, 2, "writing it would destroy it");
+        assert_eq!(std::fs::read(&fw).unwrap(), original, "{args:?} left the firmware as it was");
+    }
+    let trace = temp("own-report.trace");
+    let o = mxpsim(&["run", "--race-check", "--record-trace", &trace, &fw]);
+    assert_eq!(o.status.code(), Some(66), "{}", stderr(&o));
+    let recorded = std::fs::read(&trace).unwrap();
+    assert_fails(&["detect", "--report-file", &trace, &trace], 2, "is the trace");
+    assert_fails(&["detect", "--elf", &fw, "--report-also", &also, &trace], 2, "is --elf");
+    assert_eq!(std::fs::read(&trace).unwrap(), recorded);
+}
+
+/// Two outputs that are one file lost all but one (the statistics under the report); the
+/// null device takes any number of them.
+#[test]
+fn two_outputs_that_are_one_file_are_refused() {
+    let fw = elf("race-tests", "wb_dma_r_pending_store");
+    let out = temp("one-file.txt");
+    let _ = std::fs::remove_file(&out);
+    assert_fails(&["run", "--race-check", "--stats-json", &out, "--report-file", &out, &fw], 2, "are one file");
+    assert!(!std::path::Path::new(&out).exists(), "nothing is created before the check");
+    let o = mxpsim(&["run", "--race-check", "--stats-json", "/dev/null", "--report-file", "/dev/null", &fw]);
+    assert_eq!(o.status.code(), Some(66), "{}", stderr(&o));
 }

@@ -1,6 +1,7 @@
 //! The `mxpsim` command line.
 
 use crate::config::{parse_size, MachineConfig};
+use crate::distinct_files::Files;
 use crate::elf;
 use crate::event_trace::{Frame, Header, Recording, TraceError, TraceReader, TraceWriter};
 use crate::exit_code::{self, Failure, RunEnd, RACES_FOUND};
@@ -96,11 +97,16 @@ struct MachineArgs {
 }
 
 impl MachineArgs {
+    /// The machine file read, when `--machine` names one rather than a preset.
+    fn file(&self) -> Option<&Path> {
+        self.machine.as_deref().filter(|name| is_machine_file(name)).map(Path::new)
+    }
+
     /// The effective configuration: defaults, then the file, then the overrides.
     fn machine(&self) -> Result<MachineConfig, String> {
         let mut config = match self.machine.as_deref() {
             None => MachineConfig::default(),
-            Some(name) if !name.contains(['/', '.']) => MachineConfig::preset(name)
+            Some(name) if !is_machine_file(name) => MachineConfig::preset(name)
                 .ok_or_else(|| {
                     let names: Vec<_> = crate::config::PRESETS.iter().map(|(n, _)| *n).collect();
                     format!("no machine preset `{name}` (presets: {}; or give a TOML file)", names.join(", "))
@@ -123,6 +129,11 @@ impl MachineArgs {
         config.validate().map_err(|e| from_file.map_or_else(|| e.to_string(), |path| format!("{path}: {e}")))?;
         Ok(config)
     }
+}
+
+/// Whether `--machine NAME` names a file (else a preset): a path has a `/` or a `.`.
+fn is_machine_file(name: &str) -> bool {
+    name.contains(['/', '.'])
 }
 
 /// `config` prints the effective machine as a TOML file (usable with --config).
@@ -288,6 +299,16 @@ impl ReportArgs {
     }
 
     /// The suppressions file, read and parsed (before the run: a bad file fails at once).
+    /// The suppressions read and the reports written.
+    fn files<'a>(&'a self, files: &mut Files<'a>) {
+        files
+            .input("--suppressions", self.suppressions.as_deref())
+            .output("--report-file", self.report_file.as_deref());
+        for (_, file) in &self.report_also {
+            files.output("--report-also", Some(file));
+        }
+    }
+
     fn suppressions(&self) -> Result<Vec<Suppression>, Fatal> {
         let Some(path) = &self.suppressions else { return Ok(Vec::new()) };
         let bad =
@@ -580,7 +601,7 @@ impl<'a> ProvokeRun<'a> {
     }
 }
 
-const PROVOKE_INTERRUPTED: &str = "provoke: interrupted; the verdicts above come from runs cut short";
+const PROVOKE_INTERRUPTED: &str = "provoke: interrupted; the runs it cut short have no verdict";
 
 /// SIGINT and SIGTERM set the returned request ([`crate::signals`]).
 fn stop_on_signals() -> Result<StopRequest, Fatal> {
@@ -598,12 +619,20 @@ fn interrupted(stop: &StopRequest, message: String) -> Result<(), Fatal> {
 }
 
 /// `mxpsim provoke`: the result on standard output (or the file); exit status 0 once it is
-/// delivered, whatever the verdicts.
+/// delivered, whatever the verdicts, unless the runs did not finish (a signal, or a first
+/// run that stopped short: that failure's status, as for `run`).
 fn provoke(args: &ProvokeArgs) -> Result<u8, Fatal> {
+    distinct(
+        Files::default()
+            .input("the firmware", Some(&args.firmware))
+            .input("--machine", args.machine.file())
+            .output("--report-file", args.report_file.as_deref())
+            .output("--timeline", args.timeline.as_deref()),
+    )?;
     let config = args.machine.machine().map_err(|e| Fatal(Failure::InvalidConfig, e))?;
     let path = args.firmware.display().to_string();
     let image = elf::load(&args.firmware).map_err(|e| Fatal(e.failure(), format!("{path}: {e}")))?;
-    let source = SourceMap::new(image.symbols.clone(), Some(&args.firmware));
+    let source = SourceMap::of(&image);
     let out = OutFile::create_opt("the provoke report", args.report_file.as_deref())?;
     let cmdline = crate::semihost::command_line(&args.firmware, &args.args).map_err(|e| Fatal(Failure::Usage, e))?;
     // The image must fit before the runs (they assume it does).
@@ -636,13 +665,19 @@ fn provoke(args: &ProvokeArgs) -> Result<u8, Fatal> {
         None => write_stdout(&text, "the provoke report")?,
     }
     interrupted(&stop, PROVOKE_INTERRUPTED.into())?;
+    // A first run that did not finish (a limit, a trap loop, an accelerator error) fails as
+    // `run` would: its findings are those of the part that ran, and each re-run stopped
+    // where it did.
+    let unfinished = provoked.first_end.status().err().map(|failure| {
+        Fatal(failure, format!("provoke: the first run did not finish ({})", provoked.first_end.describe()))
+    });
     if let Some(file) = timeline_out {
         let worst = provoked.findings.first().and_then(|f| f.worst().map(|a| (f, a)));
         let Some((finding, (recorder, calls))) = worst.and_then(|(f, a)| Some((f, a.timeline.as_ref()?))) else {
-            return Err(Fatal(
+            return Err(unfinished.unwrap_or(Fatal(
                 Failure::Usage,
                 "--timeline: no finding was re-run (no finding, or none with a schedule)".into(),
-            ));
+            )));
         };
         let happened = &finding.worst().expect("checked").happened;
         let program = args.firmware.display().to_string();
@@ -650,7 +685,7 @@ fn provoke(args: &ProvokeArgs) -> Result<u8, Fatal> {
         let context = timeline::Context { program: &program, source: &source, calls, findings, happened };
         file.write(&timeline::render(recorder.clone(), &context))?;
     }
-    Ok(0)
+    unfinished.map_or(Ok(0), Err)
 }
 
 /// Parses the command line, runs it, and returns the process's exit status.
@@ -826,6 +861,11 @@ impl OutFile {
     }
 }
 
+/// Refuses a command whose outputs are among its inputs or each other, before any is created.
+fn distinct(files: &Files) -> Result<(), Fatal> {
+    files.check().map_err(|message| Fatal(Failure::Usage, message))
+}
+
 fn io_error<'a>(what: &'a str, path: &'a Path) -> impl Fn(io::Error) -> Fatal + 'a {
     move |e| match crate::diag::output_failure(e.kind()) {
         // A reader that went away: quietly, as any filter in a pipe.
@@ -866,10 +906,21 @@ fn check_run_options(args: &RunArgs) -> Result<(), Fatal> {
 
 fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     check_run_options(args)?;
+    let mut files = Files::default();
+    files
+        .input("the firmware", Some(&args.firmware))
+        .input("--machine", args.machine.file())
+        .output("--trace", args.trace.as_deref())
+        .output("--signature", args.signature.as_deref())
+        .output("--stats-json", args.stats_json.as_deref())
+        .output("--record-trace", args.record_trace.as_deref())
+        .output("--timeline", args.timeline.as_deref());
+    args.report.files(&mut files);
+    distinct(&files)?;
     let config = args.machine.machine().map_err(|e| Fatal(Failure::InvalidConfig, e))?;
     let path = args.firmware.display().to_string();
     let image = elf::load(&args.firmware).map_err(|e| Fatal(e.failure(), format!("{path}: {e}")))?;
-    let source = SourceMap::new(image.symbols.clone(), Some(&args.firmware));
+    let source = SourceMap::of(&image);
     // Every output file is created before the run: a path that cannot be written fails now,
     // not after a long run whose results would then be lost.
     let report_out = ReportOuts::open(&args.report)?;
@@ -1033,14 +1084,6 @@ struct ReportOuts(Vec<(ReportFormat, ReportOut)>);
 
 impl ReportOuts {
     fn open(args: &ReportArgs) -> Result<ReportOuts, Fatal> {
-        let mut files = args.report_file.iter().chain(args.report_also.iter().map(|(_, file)| file));
-        let mut seen = std::collections::BTreeSet::new();
-        if let Some(twice) = files.find(|&file| !seen.insert(file)) {
-            return Err(Fatal(
-                Failure::Usage,
-                format!("{} is given for two race reports (each needs its own file)", twice.display()),
-            ));
-        }
         let format = args.report_format.unwrap_or(ReportFormat::Human);
         let main = match OutFile::create_opt("the race report", args.report_file.as_deref())? {
             Some(file) => ReportOut::File(file),
@@ -1124,6 +1167,13 @@ fn sweep(args: &SweepArgs) -> Result<u8, Fatal> {
     if let Some(SweepCommand::Merge(merge)) = &args.merge {
         return sweep_merge(merge);
     }
+    let mut files = Files::default();
+    for program in &args.programs {
+        files.input("a program", Some(program));
+    }
+    files.input("--grid", args.grid.as_deref()).input("--machine", args.machine.file());
+    args.table.files(&mut files);
+    distinct(&files)?;
     let base = args.machine.machine().map_err(|e| Fatal(Failure::InvalidConfig, e))?;
     let mut axes = [
         ("line", args.line.clone()),
@@ -1174,6 +1224,12 @@ struct TableOut {
     exit_zero: bool,
 }
 
+impl TableArgs {
+    fn files<'a>(&'a self, files: &mut Files<'a>) {
+        files.output("--csv", self.csv.as_deref()).output("--json", self.json.as_deref());
+    }
+}
+
 impl TableOut {
     fn create(args: &TableArgs) -> Result<TableOut, Fatal> {
         let csv = OutFile::create_opt("the CSV table", args.csv.as_deref())?;
@@ -1196,6 +1252,12 @@ impl TableOut {
 
 /// `mxpsim sweep merge`: the shards' rows as one sweep's results.
 fn sweep_merge(args: &MergeArgs) -> Result<u8, Fatal> {
+    let mut files = Files::default();
+    for shard in &args.shards {
+        files.input("a shard", Some(shard));
+    }
+    args.table.files(&mut files);
+    distinct(&files)?;
     let outputs = TableOut::create(&args.table)?;
     let mut shards = Vec::new();
     for path in &args.shards {
@@ -1208,6 +1270,10 @@ fn sweep_merge(args: &MergeArgs) -> Result<u8, Fatal> {
 }
 
 fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
+    let mut files = Files::default();
+    files.input("the trace", Some(&args.trace)).input("--elf", args.elf.as_deref());
+    args.report.files(&mut files);
+    distinct(&files)?;
     let file =
         File::open(&args.trace).map_err(|e| Fatal(Failure::Unreadable, format!("{}: {e}", args.trace.display())))?;
     // A trace that ends too soon, even inside its header, was cut short; a file that cannot
@@ -1221,11 +1287,10 @@ fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
         Fatal(failure, format!("{}: {e}", args.trace.display()))
     };
     let reader = TraceReader::new(io::BufReader::new(file)).map_err(bad_trace)?;
-    let symbols = match &args.elf {
-        Some(elf) => elf::load(elf).map_err(|e| Fatal(e.failure(), format!("{}: {e}", elf.display())))?.symbols,
-        None => Default::default(),
+    let source = match &args.elf {
+        Some(elf) => SourceMap::of(&elf::load(elf).map_err(|e| Fatal(e.failure(), format!("{}: {e}", elf.display())))?),
+        None => SourceMap::new(Default::default(), None),
     };
-    let source = SourceMap::new(symbols, args.elf.as_deref());
     let out = ReportOuts::open(&args.report)?;
     let suppressions = args.report.suppressions()?;
     // The geometry is the trace's: a bad one is a damaged trace, not a bad configuration.

@@ -9,6 +9,7 @@ use goblin::elf::sym::{STT_FUNC, STT_NOTYPE, STT_OBJECT};
 use goblin::elf::Elf;
 use std::fmt;
 use std::path::Path;
+use std::sync::Arc;
 
 /// `e_flags` bits of RISC-V ELF files that this RV32IMAC hart cannot honour. (`EF_RISCV_RVC`,
 /// 0x1, says the code has compressed instructions: the hart runs them.)
@@ -31,6 +32,9 @@ pub struct Image {
     pub entry: u32,
     pub segments: Vec<Segment>,
     pub symbols: Symbols,
+    /// The file's bytes as read, for its debug information (never read from the path again:
+    /// the file may change or go while the firmware runs).
+    pub file: Arc<[u8]>,
 }
 
 /// Why a file cannot be run.
@@ -209,7 +213,7 @@ pub fn parse(bytes: &[u8]) -> Result<Image, ElfError> {
         })
         .collect();
 
-    Ok(Image { entry: h.e_entry as u32, segments, symbols: Symbols::new(symbols) })
+    Ok(Image { entry: h.e_entry as u32, segments, symbols: Symbols::new(symbols), file: Arc::from(bytes) })
 }
 
 #[cfg(test)]

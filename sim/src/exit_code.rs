@@ -136,8 +136,7 @@ impl RunEnd {
     /// The firmware's status when the run ended normally, else mxpsim's failure.
     pub fn status(&self) -> Result<u8, Failure> {
         match *self {
-            // The process status keeps the low 8 bits, as a POSIX exit() would.
-            RunEnd::Exited { status } => Ok(status as u8),
+            RunEnd::Exited { status } => Ok(firmware_exit_status(status)),
             RunEnd::Tohost { value: 1 } => Ok(0),
             RunEnd::Tohost { value } => Ok(tohost_failure_status(value)),
             RunEnd::InstructionLimit { .. } | RunEnd::CycleLimit { .. } => Err(Failure::InsnLimit),
@@ -243,6 +242,17 @@ fn tohost_failure_status(value: u32) -> u8 {
     (value >> 1).clamp(1, 255) as u8
 }
 
+/// The process status of a firmware's semihosting `exit(status)`: its low 8 bits, as a
+/// POSIX exit() keeps them, but never 0 for a failing status: 256, -256 and every other
+/// multiple of 256 give 255 (as the 8 bits of `exit(256)` on a host say 0, "passed", and a
+/// failing firmware would pass its CI job).
+fn firmware_exit_status(status: i32) -> u8 {
+    match status as u8 {
+        0 if status != 0 => 255,
+        low => low,
+    }
+}
+
 /// The process's exit status by the precedence rules: `end` is the firmware's status or the
 /// failure that ended the run, `races` the findings no suppression matched.
 pub fn exit_status(end: Result<u8, Failure>, races: usize, race_exitcode: u8) -> u8 {
@@ -256,6 +266,15 @@ pub fn exit_status(end: Result<u8, Failure>, races: usize, race_exitcode: u8) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failing_firmware_status_never_exits_0() {
+        for (status, expected) in
+            [(0, 0), (1, 1), (255, 255), (256, 255), (257, 1), (-1, 255), (-256, 255), (1 << 30, 255)]
+        {
+            assert_eq!(RunEnd::Exited { status }.status(), Ok(expected), "exit({status})");
+        }
+    }
 
     #[test]
     fn failing_tohost_never_reports_success() {

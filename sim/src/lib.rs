@@ -6,6 +6,7 @@ pub mod cli;
 pub mod config;
 pub mod data_names;
 pub mod diag;
+pub mod distinct_files;
 pub mod elf;
 pub mod event_trace;
 pub mod exit_code;

@@ -2,33 +2,41 @@
 //! (`file:line` when the ELF has DWARF line information, through `addr2line`), data
 //! addresses by the global variable that holds them.
 
-use crate::data_names::DataNames;
+use crate::data_names::{self, DataNames};
+use crate::elf::Image;
 use crate::symbols::{Described, Symbol, Symbols};
+use gimli::{EndianArcSlice, RunTimeEndian};
 use std::fmt;
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
+
+/// DWARF read from the ELF's bytes in memory, sharing them.
+type Lines = addr2line::Context<EndianArcSlice<RunTimeEndian>>;
 
 pub struct SourceMap {
     symbols: Symbols,
     /// DWARF line information, when the ELF has it.
-    lines: Option<addr2line::Loader>,
-    /// The ELF, for its DWARF variables.
-    elf: Option<PathBuf>,
+    lines: Option<Lines>,
+    /// The ELF file's bytes as they were read at the start, for its DWARF variables. (Never
+    /// the file again: it may have changed since, or be gone — rebuilt during a long run.)
+    elf: Option<Arc<[u8]>>,
     /// DWARF variables: read when a report first names data (a run without one pays nothing).
     data: OnceLock<DataNames>,
 }
 
 impl SourceMap {
-    pub fn new(symbols: Symbols, elf: Option<&Path>) -> Self {
-        let lines = elf.and_then(|path| addr2line::Loader::new(path).ok());
-        SourceMap { symbols, lines, elf: elf.map(Path::to_path_buf), data: OnceLock::new() }
+    /// Names from `symbols` and, when given, the DWARF of the ELF file `elf` (its bytes).
+    pub fn new(symbols: Symbols, elf: Option<Arc<[u8]>>) -> Self {
+        let lines = elf.as_ref().and_then(|bytes| read_lines(bytes));
+        SourceMap { symbols, lines, elf, data: OnceLock::new() }
+    }
+
+    /// Names from a loaded image: its symbols and its file's DWARF.
+    pub fn of(image: &Image) -> Self {
+        SourceMap::new(image.symbols.clone(), Some(image.file.clone()))
     }
 
     fn data(&self) -> &DataNames {
-        self.data.get_or_init(|| {
-            let bytes = self.elf.as_ref().and_then(|path| std::fs::read(path).ok());
-            bytes.map_or_else(DataNames::default, |b| DataNames::load(&b))
-        })
+        self.data.get_or_init(|| self.elf.as_deref().map_or_else(DataNames::default, DataNames::load))
     }
 
     pub fn symbols(&self) -> &Symbols {
@@ -40,7 +48,7 @@ impl SourceMap {
     pub fn line_of(&self, pc: u32) -> Option<String> {
         let loader = self.lines.as_ref()?;
         let mut lines = Vec::new();
-        if let Ok(mut frames) = loader.find_frames(pc as u64) {
+        if let Ok(mut frames) = loader.find_frames(pc as u64).skip_all_loads() {
             while let Ok(Some(frame)) = frames.next() {
                 lines.extend(frame.location.as_ref().and_then(file_line));
             }
@@ -58,7 +66,7 @@ impl SourceMap {
     pub fn frames(&self, pc: u32) -> Vec<SourceFrame> {
         let mut frames = Vec::new();
         if let Some(loader) = &self.lines {
-            if let Ok(mut iter) = loader.find_frames(pc as u64) {
+            if let Ok(mut iter) = loader.find_frames(pc as u64).skip_all_loads() {
                 while let Ok(Some(frame)) = iter.next() {
                     let function = frame.function.as_ref().and_then(|f| f.raw_name().ok()).map(|n| demangle(&n));
                     let (file, line) = frame
@@ -178,7 +186,25 @@ pub fn demangle(name: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::demangle;
+    use super::{demangle, SourceMap};
+
+    /// The names come from the bytes read at the start: the file rebuilt or removed during
+    /// the run changes nothing (its line tables were mapped from the file: a report then
+    /// ended in SIGBUS, or lost its source lines).
+    #[test]
+    fn names_come_from_the_bytes_read_not_from_the_file_now() {
+        let original = concat!(env!("CARGO_MANIFEST_DIR"), "/../firmware/bin/race-tests/wb_dma_r_pending_store.elf");
+        let copy = std::env::temp_dir().join(format!("mxpsim-source-map-{}.elf", std::process::id()));
+        std::fs::copy(original, &copy).unwrap();
+        let image = crate::elf::load(&copy).unwrap();
+        std::fs::write(&copy, b"").unwrap();
+        let source = SourceMap::of(&image);
+        let main = image.symbols.addr_of("main").unwrap();
+        let line = source.line_of(main).expect("main has a source line");
+        assert!(line.contains(".c:"), "{line}");
+        assert_eq!(source.function_name(main), Some("main"));
+        std::fs::remove_file(&copy).unwrap();
+    }
 
     #[test]
     fn cpp_names_are_demangled_to_function_and_template_arguments() {
@@ -187,4 +213,16 @@ mod tests {
         assert_eq!(demangle("main"), "main");
         assert_eq!(demangle("_Z_not_a_name"), "_Z_not_a_name");
     }
+}
+
+/// The line tables of the ELF file `bytes`, if it is one; addresses without DWARF find
+/// nothing in them.
+fn read_lines(bytes: &Arc<[u8]>) -> Option<Lines> {
+    let elf = goblin::elf::Elf::parse(bytes).ok()?;
+    let endian = data_names::endian_of(&elf);
+    let section = |id| {
+        let range = data_names::section_range(&elf, bytes.len(), id);
+        Ok::<_, gimli::Error>(EndianArcSlice::new(bytes.clone(), endian).range(range))
+    };
+    Lines::from_dwarf(gimli::Dwarf::load(section).ok()?).ok()
 }

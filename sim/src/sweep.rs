@@ -82,7 +82,7 @@ pub fn add_grid_file(axes: &mut [(&str, Vec<String>)], text: &str) -> Result<(),
 /// Runs one program under one configuration.
 fn run_one(path: &Path, variant: &Variant, limits: &Limits) -> Result<Row, ElfError> {
     let image = elf::load(path)?;
-    let source = crate::source_map::SourceMap::new(image.symbols.clone(), Some(path));
+    let source = crate::source_map::SourceMap::of(&image);
     let config = &variant.config;
     let cmdline = crate::semihost::command_line(path, &[]).expect("no arguments to refuse");
     let host = Semihost::new(Box::new(std::io::sink()), Box::new(std::io::sink()), cmdline, config.clock_hz);

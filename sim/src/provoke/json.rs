@@ -46,6 +46,7 @@ fn attempt(f: &ProvokedFinding, a: &Attempt) -> Value {
         "happened_text": a.happened.iter().map(|h| super::text::happened(h, &f.finding)).collect::<Vec<_>>(),
         "realised": a.realised,
         "diverged": a.diverged,
+        "cut_short": a.cut_short,
         "console": e.console,
         "console_lines": e.console_lines,
         "end": e.end.as_ref().map(|(first, this)| json!({"first_run": first, "this_run": this})),

@@ -265,17 +265,25 @@ fn run(setup: &Setup, schedule: Option<Schedule>, timeline: Option<Recorder>) ->
 /// An attempt's result next to the probing run.
 fn attempt(plan: plan::Plan, finding: &Finding, baseline: &Capture, this: Capture) -> Attempt {
     let happened = this.schedule.as_ref().map_or_else(Vec::new, |s| s.log.clone());
+    let cut_short = Attempt::cut_short_of(&baseline.end, &this.end);
     let diverged = diverged(baseline, &this);
     let realised = realised(&plan.directives, &happened) && diverged.is_none();
-    let console = console_diff(&baseline.console, &this.console, 6);
-    let (memory, memory_bytes) = memory_changes(&baseline.memory, &this.memory, 8);
-    let effect = Effect {
-        console: console.0,
-        console_lines: console.1,
-        end: (baseline.end != this.end).then(|| (baseline.end.clone(), this.end.clone())),
-        other_side: probe_diffs(finding, baseline, &this),
-        memory,
-        memory_bytes,
+    // (A run cut short, or compared with one cut short, has no effect to show: its
+    // differences are where the signal stopped it.)
+    let effect = match cut_short {
+        Some(_) => Effect::default(),
+        None => {
+            let console = console_diff(&baseline.console, &this.console, 6);
+            let (memory, memory_bytes) = memory_changes(&baseline.memory, &this.memory, 8);
+            Effect {
+                console: console.0,
+                console_lines: console.1,
+                end: (baseline.end != this.end).then(|| (baseline.end.clone(), this.end.clone())),
+                other_side: probe_diffs(finding, baseline, &this),
+                memory,
+                memory_bytes,
+            }
+        }
     };
     Attempt {
         first: plan.first,
@@ -283,6 +291,7 @@ fn attempt(plan: plan::Plan, finding: &Finding, baseline: &Capture, this: Captur
         happened,
         realised,
         diverged,
+        cut_short,
         effect,
         timeline: this.timeline,
     }

@@ -47,6 +47,11 @@ impl ProvokedFinding {
     pub fn verdict(&self) -> Option<Verdict> {
         self.attempts.as_ref().ok()?.iter().filter_map(Attempt::verdict).max()
     }
+
+    /// True if the finding has no verdict because a signal cut its runs short.
+    pub fn cut_short(&self) -> bool {
+        self.verdict().is_none() && self.attempts.as_ref().is_ok_and(|a| a.iter().any(|a| a.cut_short.is_some()))
+    }
 }
 
 /// A CPU node a directive names, reached at another instruction in the re-run than in the
@@ -70,17 +75,26 @@ pub struct Attempt {
     pub realised: bool,
     /// The program took another path before a node the directives name (so not realised).
     pub diverged: Option<Divergence>,
+    /// How a signal ended the re-run, or the probing run it is compared with, if one did:
+    /// then there is no effect to show (the differences of a run cut short, or from one,
+    /// say nothing of the race) and no verdict.
+    pub cut_short: Option<RunEnd>,
     pub effect: Effect,
     /// The re-run's timeline and call contexts, when one was asked for.
     pub timeline: Option<(Recorder, CallTree)>,
 }
 
 impl Attempt {
-    /// The effect's verdict; none for a re-run a signal cut short (its differences say
-    /// nothing of the race).
+    /// The effect's verdict; none for a re-run a signal cut short, or compared with a
+    /// probing run a signal cut short.
     pub fn verdict(&self) -> Option<Verdict> {
-        let cut = matches!(self.effect.end, Some((_, RunEnd::Interrupted { .. })));
-        (!cut).then(|| self.effect.verdict())
+        self.cut_short.is_none().then(|| self.effect.verdict())
+    }
+
+    /// [`Attempt::cut_short`] of a re-run that ended `this`, compared with a probing run
+    /// that ended `probing`.
+    pub fn cut_short_of(probing: &RunEnd, this: &RunEnd) -> Option<RunEnd> {
+        [this, probing].into_iter().find(|end| matches!(end, RunEnd::Interrupted { .. })).cloned()
     }
 }
 
@@ -162,27 +176,32 @@ mod tests {
     use super::*;
     use crate::exit_code::Signal;
 
-    fn attempt(end: Option<(RunEnd, RunEnd)>) -> Attempt {
-        let effect = Effect { end, ..Effect::default() };
+    fn attempt(probing: RunEnd, this: RunEnd) -> Attempt {
+        let cut_short = Attempt::cut_short_of(&probing, &this);
+        let effect = Effect { end: (probing != this).then_some((probing, this)), ..Effect::default() };
         Attempt {
             first: 0,
             directives: Vec::new(),
             happened: Vec::new(),
             realised: true,
             diverged: None,
+            cut_short,
             effect,
             timeline: None,
         }
     }
 
     /// A re-run that a signal cut short has no verdict (issue 13: its different end read as
-    /// harmful); one that ended otherwise does.
+    /// harmful), nor one compared with a probing run a signal cut short (its console and
+    /// memory differ from those of a run that stopped anywhere: every re-run after a Ctrl-C
+    /// read as harmful); one that ended otherwise has a verdict.
     #[test]
     fn a_rerun_cut_short_by_a_signal_has_no_verdict() {
         let exited = RunEnd::Exited { status: 0 };
-        let cut = attempt(Some((exited.clone(), RunEnd::Interrupted { signal: Signal::Int, instructions: 0 })));
-        assert_eq!(cut.verdict(), None);
-        let failed = attempt(Some((exited, RunEnd::Exited { status: 1 })));
-        assert_eq!(failed.verdict(), Some(Verdict::Harmful));
+        let interrupted = RunEnd::Interrupted { signal: Signal::Int, instructions: 0 };
+        assert_eq!(attempt(exited.clone(), interrupted.clone()).verdict(), None);
+        assert_eq!(attempt(interrupted.clone(), interrupted.clone()).verdict(), None);
+        assert_eq!(attempt(interrupted, exited.clone()).verdict(), None);
+        assert_eq!(attempt(exited, RunEnd::Exited { status: 1 }).verdict(), Some(Verdict::Harmful));
     }
 }

@@ -26,18 +26,24 @@ pub fn render(p: &Provoked) -> String {
     out
 }
 
-/// `SUMMARY: provoke: 2 findings: 1 harmful, 0 silent corruption, 1 benign in this run, 0 not tried`.
+/// `SUMMARY: provoke: 2 findings: 1 harmful, 0 silent corruption, 1 benign in this run, 0 not
+/// tried` (and `, 2 cut short by a signal` when a signal left findings without a verdict).
 pub fn summary(p: &Provoked) -> String {
     let count = |v: Option<Verdict>| p.findings.iter().filter(|f| f.verdict() == v).count();
-    format!(
+    let cut_short = p.findings.iter().filter(|f| f.cut_short()).count();
+    let mut line = format!(
         "SUMMARY: provoke: {} finding{}: {} harmful, {} silent corruption, {} benign in this run, {} not tried",
         p.findings.len(),
         plural(p.findings.len() as u64),
         count(Some(Verdict::Harmful)),
         count(Some(Verdict::SilentCorruption)),
         count(Some(Verdict::Benign)),
-        count(None)
-    )
+        count(None) - cut_short
+    );
+    if cut_short > 0 {
+        let _ = write!(line, ", {cut_short} cut short by a signal");
+    }
+    line
 }
 
 fn finding(out: &mut String, pf: &ProvokedFinding) {
@@ -104,6 +110,10 @@ fn attempt(out: &mut String, f: &Finding, a: &Attempt) {
             pc(d.first),
             pc(d.this)
         );
+    }
+    if let Some(end) = &a.cut_short {
+        let _ = writeln!(out, "    {}: no verdict (a run cut short says nothing of the race)", end.describe());
+        return;
     }
     let e = &a.effect;
     let engine = f.sides.iter().find(|s| s.kind.is_engine()).map_or("the engine node", |s| kind_words(s.kind));
