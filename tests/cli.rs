@@ -145,6 +145,10 @@ fn image_outside_memory() {
     let preset = err.split("--machine ").nth(1).map(str::trim).expect(&err).to_string();
     let o = mxpsim(&["run", "--machine", &preset, &flash]);
     assert_eq!(o.status.code(), Some(0), "--machine {preset}: {}", stderr(&o));
+    // An entry point in no segment is no memory's fault (it was told "--dram-size 32M",
+    // smaller than the DRAM it had).
+    let lost = patched_hello("entry-lost.elf", |b| b[24..28].copy_from_slice(&0x9000_0000u32.to_le_bytes()));
+    assert_fails(&["run", &lost], 107, "the entry point lies in none of the image's loadable segments");
 }
 
 #[test]

@@ -54,7 +54,7 @@ failures! {
         "not for this machine: not RISC-V, not an executable, or needing a float ABI or RV32E",
     NoLoadableSegment = 106 => "no loadable segment",
     OutsideMemory = 107 =>
-        "a segment, the entry point or the stack's top outside memory (the message names the setting that fixes it)",
+        "a segment, the entry point or the stack's top outside memory (the message names the setting that fixes it, or why none does)",
     CutTrace = 108 =>
         "`detect`: the event trace ends before its trailer (the recording was cut short); `--partial` analyses what it holds",
     InvalidConfig = 110 => "invalid configuration, grid or suppressions file",

@@ -10,6 +10,7 @@ pub mod distinct_files;
 pub mod elf;
 pub mod event_trace;
 pub mod exit_code;
+pub mod fit;
 pub mod gdb;
 pub mod heap;
 pub mod htif;

@@ -4,6 +4,7 @@
 use crate::config::MachineConfig;
 use crate::elf::Image;
 use crate::exit_code::{RunEnd, Signal};
+use crate::fit::{Needs, OutsideMemory};
 use crate::heap::{HeapEvent, HeapWatch};
 use crate::htif::{self, Htif};
 use crate::semihost::{self, Semihost};
@@ -19,83 +20,6 @@ use mxpsim_models::stop::StopRequest;
 use mxpsim_models::timeline::Recorder;
 use serde::Serialize;
 use std::fmt;
-
-/// A firmware image that does not fit the machine.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OutsideMemory {
-    pub what: &'static str,
-    pub addr: u32,
-    pub size: u32,
-    pub dram_base: u32,
-    pub dram_size: u32,
-    /// The lowest address of the image's segments.
-    pub bottom: u32,
-    /// One past the highest address the image needs (its segments, and its stack's top).
-    pub top: u64,
-    /// A machine preset whose memory holds the whole image, if one does.
-    pub preset: Option<&'static str>,
-}
-
-/// The first machine preset besides the default (a machine that is not the default was
-/// chosen) and `config` whose memory (DRAM and regions) holds every segment of `image`.
-fn preset_holding(image: &Image, config: &MachineConfig) -> Option<&'static str> {
-    crate::config::PRESETS.iter().skip(1).find_map(|&(name, _)| {
-        let preset = MachineConfig::preset(name)?.ok().filter(|p| p != config)?;
-        image.segments.iter().all(|s| preset.memory.is_memory(s.addr, s.mem_size)).then_some(name)
-    })
-}
-
-impl OutsideMemory {
-    /// The setting that would place it in memory: a larger DRAM when it starts inside DRAM
-    /// but runs past its end, else DRAM based where the image is linked.
-    fn hint(&self) -> String {
-        const MIB: u64 = 1 << 20;
-        let (base, addr) = (u64::from(self.dram_base), u64::from(self.addr));
-        if addr >= base && self.top <= 1 << 32 {
-            let size = (self.top - base).div_ceil(MIB);
-            return format!("--dram-size {size}M would hold the image and its stack");
-        }
-        // DRAM moved to where the image is linked, if it can hold all of it there.
-        let new_base = u64::from(self.bottom) & !(MIB - 1);
-        if self.top - new_base > u64::from(self.dram_size) {
-            if let Some(name) = self.preset {
-                return format!("the `{name}` machine has memory there: --machine {name}");
-            }
-            if self.top > 1 << 32 {
-                // No memory can be there.
-                return format!(
-                    "it needs {} MiB from {:#010x}, past the end of the address space (is a size in the file damaged?)",
-                    (self.top - u64::from(self.bottom)).div_ceil(MIB),
-                    self.bottom
-                );
-            }
-            return format!(
-                "the image needs memory at {:#010x} and at {:#010x}: a --machine file with [[memory.regions]] \
-                 entries there (`mxpsim config` prints a file to edit) places memory there",
-                self.bottom, self.addr
-            );
-        }
-        format!(
-            "the image is linked for memory at {new_base:#010x}: a --machine file with `dram_base = {new_base:#x}` in \
-             its [memory] table (`mxpsim config` prints one to edit) places DRAM there"
-        )
-    }
-}
-
-impl fmt::Display for OutsideMemory {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} at {:#010x} ({} bytes) lies outside memory (DRAM {:#010x}..{:#010x}); {}",
-            self.what,
-            self.addr,
-            self.size,
-            self.dram_base,
-            self.dram_base as u64 + self.dram_size as u64,
-            self.hint()
-        )
-    }
-}
 
 /// How a run ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -253,18 +177,13 @@ impl<S: EventSink> Machine<S> {
                 .with_devices(&config.devices, Box::new(()));
         // picolibc's crt0 starts the stack at `__stack`, growing down.
         let stack = image.symbols.addr_of("__stack");
-        let ends = image.segments.iter().map(|s| u64::from(s.addr) + u64::from(s.mem_size));
-        let top = ends.chain(stack.map(u64::from)).max().unwrap_or(0);
-        let bottom = image.segments.iter().map(|s| s.addr).min().unwrap_or(image.entry);
         let outside = |what, addr, size| OutsideMemory {
             what,
             addr,
             size,
             dram_base: map.dram_base,
             dram_size: map.dram_size,
-            bottom,
-            top,
-            preset: preset_holding(&image, config),
+            hint: Needs::of(&image).hint(config),
         };
         for seg in &image.segments {
             if !bus.is_memory(seg.addr, seg.mem_size) {
