@@ -151,6 +151,29 @@ fn image_outside_memory() {
     assert_fails(&["run", &lost], 107, "the entry point lies in none of the image's loadable segments");
 }
 
+/// A command-line error is one line like every other failure (clap's own message was three
+/// to seven lines, with no `mxpsim: error:`); a mistyped subcommand is named as one (it ran
+/// as `run` with the word as the firmware).
+#[test]
+fn command_line_errors_are_one_line() {
+    let hello = firmware("hello");
+    assert_fails(&["run", "--max-insns", "abc", &hello], 2, "invalid value 'abc' for '--max-insns <N>'");
+    assert_fails(&["run", "--max-insns", "-1", &hello], 2, "unexpected argument '-1'");
+    assert_fails(&["run"], 2, "<FIRMWARE>");
+    assert_fails(&["detetc", "x.trace"], 2, "a similar subcommand exists: 'detect'");
+    for args in [vec!["run", "--max-insns", "-1", &hello], vec!["detetc", "x.trace"], vec!["run"]] {
+        assert_eq!(stderr(&mxpsim(&args)).lines().count(), 1, "{args:?}");
+    }
+}
+
+/// Help that cannot be written is a failed output, as any other (it exited 0).
+#[test]
+fn help_to_a_full_disk_fails() {
+    let full = std::fs::File::create("/dev/full").unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_mxpsim")).arg("--help").stdout(full).output().unwrap();
+    assert_eq!(o.status.code(), Some(122), "{}", stderr(&o));
+}
+
 #[test]
 fn invalid_configuration() {
     assert_fails(&["run", "--dram-size", "1000", &firmware("hello")], 110, "dram_size");

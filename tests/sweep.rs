@@ -148,6 +148,10 @@ fn merge_refuses_what_is_not_one_sweep() {
     let not_a_shard = temp("not-a-shard.txt");
     std::fs::write(&not_a_shard, "program,cache\n").unwrap();
     assert_eq!(merge(&[&not_a_shard]).status.code(), Some(111));
+    // A binary file (an ELF given by mistake) is not a shard either (it was unreadable, 101).
+    let o = merge(&[&program]);
+    assert_eq!(o.status.code(), Some(111), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not the output of `sweep --shard`"), "{}", stderr(&o));
     assert_eq!(merge(&[&temp("no-such-shard.jsonl")]).status.code(), Some(101));
     for bad in ["2/2", "1", "a/3", "0/0"] {
         let o = mxpsim(&["sweep", "--shard", bad, &program]);

@@ -696,11 +696,18 @@ pub fn main() -> ExitCode {
         .and_then(|matches| Cli::from_arg_matches(&matches));
     let cli = match parsed {
         Ok(cli) => cli,
-        Err(e) if !e.use_stderr() => e.exit(), // --help, --version
+        // --help, --version: output like any other (a full disk or a closed pipe says so).
+        Err(e) if !e.use_stderr() => {
+            let status = match write_stdout(&e.render().to_string(), "the help") {
+                Ok(()) => 0,
+                Err(Fatal(failure, message)) => fail(failure, message),
+            };
+            return ExitCode::from(status);
+        }
         Err(e) => {
-            use std::io::Write;
-            let _ = write!(io::stderr(), "{}", shorten_words(&e.render().to_string()));
-            return ExitCode::from(e.exit_code() as u8);
+            let code = e.exit_code() as u8;
+            debug_assert_eq!(code, Failure::Usage.code());
+            return ExitCode::from(fail(Failure::Usage, one_line(&e.render().to_string())));
         }
     };
     init_logging(cli.verbose);
@@ -731,6 +738,23 @@ fn exit_status_help() -> String {
 /// `mxpsim FW.elf …` and `mxpsim --race-check FW.elf …` are short for `mxpsim run …`: when
 /// the first argument after the global `-v` flags is neither a subcommand nor help/version,
 /// `run` is inserted before it.
+/// clap's message as mxpsim's one line: its sentences and tips without the usage block, the
+/// error's own prefix dropped (`fail` puts mxpsim's), and where more is found.
+fn one_line(rendered: &str) -> String {
+    let mut line = String::new();
+    for part in rendered.lines().map(str::trim).take_while(|l| !l.starts_with("Usage:")) {
+        if part.is_empty() || part.starts_with("For more information") {
+            continue;
+        }
+        let part = part.strip_prefix("error: ").unwrap_or(part);
+        if !line.is_empty() {
+            line.push_str(if line.ends_with(':') { " " } else { "; " });
+        }
+        line.push_str(part);
+    }
+    line + " (try --help)"
+}
+
 fn expand_short_form(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
     let mut args: Vec<_> = args.collect();
     let verbose = |a: &std::ffi::OsString| {
@@ -743,7 +767,13 @@ fn expand_short_form(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std:
         Cli::command().get_subcommands().any(|c| c.get_name() == a)
             || ["help", "-h", "--help", "-V", "--version"].contains(&a)
     };
-    if args.get(first).is_some_and(|a| !keeps(a)) {
+    // A run's option or a firmware's path; a bare word that names no file is left to the
+    // parser, which names it as the mistyped subcommand it likely is (`detetc`).
+    let runs = |a: &std::ffi::OsString| {
+        let text = a.to_string_lossy();
+        text.starts_with('-') || text.contains(['/', '.']) || std::path::Path::new(a).exists()
+    };
+    if args.get(first).is_some_and(|a| !keeps(a) && runs(a)) {
         args.insert(first, "run".into());
     }
     args
@@ -1261,8 +1291,13 @@ fn sweep_merge(args: &MergeArgs) -> Result<u8, Fatal> {
     let outputs = TableOut::create(&args.table)?;
     let mut shards = Vec::new();
     for path in &args.shards {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Fatal(Failure::Unreadable, format!("{}: {e}", path.display())))?;
+        let text = std::fs::read_to_string(path).map_err(|e| match e.kind() {
+            // Read, but not text: a binary file given by mistake, not an unreadable one.
+            io::ErrorKind::InvalidData => {
+                Fatal(Failure::BadShards, format!("{}: not the output of `sweep --shard` (not text)", path.display()))
+            }
+            _ => Fatal(Failure::Unreadable, format!("{}: {e}", path.display())),
+        })?;
         shards.push((path.display().to_string(), text));
     }
     let rows = crate::sweep::merge(&shards).map_err(|e| Fatal(Failure::BadShards, format!("sweep merge: {e}")))?;

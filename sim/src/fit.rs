@@ -88,7 +88,7 @@ impl Needs {
         const ENTRY_LOST: &str =
             "the entry point lies in none of the image's loadable segments (is the ELF header damaged?)";
         if self.segments.iter().any(|&(_, end)| end > 1 << 32) {
-            return "a segment runs past the end of the 32-bit address space (is the file damaged?)".into();
+            return "a segment runs past the end of the address space (is a size in the file damaged?)".into();
         }
         if self.entry_lost && self.held_by(&config.memory) {
             return ENTRY_LOST.into();
@@ -263,7 +263,7 @@ mod tests {
             "the entry point lies in none of the image's loadable segments (is the ELF header damaged?)"
         );
         let wrapped = Needs::of(&image(&[(0xffff_ff00, 0x4000)], 0xffff_ff00, None));
-        assert!(wrapped.hint(&config).starts_with("a segment runs past the end of the 32-bit address space"));
+        assert!(wrapped.hint(&config).starts_with("a segment runs past the end of the address space"));
         let on_the_port = Needs::of(&image(&[(0x4001_0000, 0x18)], 0x4001_0000, None));
         let hint = on_the_port.hint(&config);
         assert!(
