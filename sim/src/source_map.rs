@@ -26,7 +26,7 @@ pub struct SourceMap {
 impl SourceMap {
     /// Names from `symbols` and, when given, the DWARF of the ELF file `elf` (its bytes).
     pub fn new(symbols: Symbols, elf: Option<Arc<[u8]>>) -> Self {
-        let lines = elf.as_ref().and_then(|bytes| read_lines(bytes));
+        let lines = elf.as_ref().and_then(read_lines);
         SourceMap { symbols, lines, elf, data: OnceLock::new() }
     }
 
@@ -184,6 +184,18 @@ pub fn demangle(name: &str) -> String {
     }
 }
 
+/// The line tables of the ELF file `bytes`, if it is one; addresses without DWARF find
+/// nothing in them.
+fn read_lines(bytes: &Arc<[u8]>) -> Option<Lines> {
+    let elf = goblin::elf::Elf::parse(bytes).ok()?;
+    let endian = data_names::endian_of(&elf);
+    let section = |id| {
+        let range = data_names::section_range(&elf, bytes.len(), id);
+        Ok::<_, gimli::Error>(EndianArcSlice::new(bytes.clone(), endian).range(range))
+    };
+    Lines::from_dwarf(gimli::Dwarf::load(section).ok()?).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::{demangle, SourceMap};
@@ -213,16 +225,4 @@ mod tests {
         assert_eq!(demangle("main"), "main");
         assert_eq!(demangle("_Z_not_a_name"), "_Z_not_a_name");
     }
-}
-
-/// The line tables of the ELF file `bytes`, if it is one; addresses without DWARF find
-/// nothing in them.
-fn read_lines(bytes: &Arc<[u8]>) -> Option<Lines> {
-    let elf = goblin::elf::Elf::parse(bytes).ok()?;
-    let endian = data_names::endian_of(&elf);
-    let section = |id| {
-        let range = data_names::section_range(&elf, bytes.len(), id);
-        Ok::<_, gimli::Error>(EndianArcSlice::new(bytes.clone(), endian).range(range))
-    };
-    Lines::from_dwarf(gimli::Dwarf::load(section).ok()?).ok()
 }
