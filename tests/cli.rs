@@ -528,8 +528,15 @@ fn provoke_gives_no_verdict_to_runs_a_signal_cut_short() {
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     let attempts: Vec<&serde_json::Value> =
         json["findings"].as_array().unwrap().iter().flat_map(|f| f["attempts"].as_array().unwrap()).collect();
-    assert!(attempts.iter().any(|a| !a["cut_short"].is_null()), "the signal came before the runs ended");
-    for a in attempts {
+    // (On a slow host the signal may come before the first run found a race: then nothing
+    // was re-run, and the first run says it was cut short.)
+    assert!(
+        attempts.iter().any(|a| !a["cut_short"].is_null())
+            || (attempts.is_empty() && json["first_run"]["kind"] == "interrupted"),
+        "the signal came before the runs ended: {}",
+        json["summary"]
+    );
+    for a in &attempts {
         if a["cut_short"].is_null() {
             assert!(!a["verdict"].is_null(), "{a}");
         } else {
@@ -537,7 +544,9 @@ fn provoke_gives_no_verdict_to_runs_a_signal_cut_short() {
             assert!(a["verdict"].is_null() && a["console_lines"] == 0 && a["memory_bytes"] == 0, "{a}");
         }
     }
-    assert!(json["summary"].as_str().unwrap().contains("cut short by a signal"), "{}", json["summary"]);
+    if !attempts.is_empty() {
+        assert!(json["summary"].as_str().unwrap().contains("cut short by a signal"), "{}", json["summary"]);
+    }
 }
 
 /// `provoke` of a first run that does not finish fails as `run` does, after its report (it
