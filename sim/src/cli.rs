@@ -298,7 +298,6 @@ impl ReportArgs {
         .collect()
     }
 
-    /// The suppressions file, read and parsed (before the run: a bad file fails at once).
     /// The suppressions read and the reports written.
     fn files<'a>(&'a self, files: &mut Files<'a>) {
         files
@@ -309,6 +308,7 @@ impl ReportArgs {
         }
     }
 
+    /// The suppressions file, read and parsed (before the run: a bad file fails at once).
     fn suppressions(&self) -> Result<Vec<Suppression>, Fatal> {
         let Some(path) = &self.suppressions else { return Ok(Vec::new()) };
         let bad =
@@ -735,9 +735,6 @@ fn exit_status_help() -> String {
     format!("Exit status (precedence: a failure of mxpsim, then races, then the firmware's own):\n{}", rows.join("\n"))
 }
 
-/// `mxpsim FW.elf …` and `mxpsim --race-check FW.elf …` are short for `mxpsim run …`: when
-/// the first argument after the global `-v` flags is neither a subcommand nor help/version,
-/// `run` is inserted before it.
 /// clap's message as mxpsim's one line: its sentences and tips without the usage block, the
 /// error's own prefix dropped (`fail` puts mxpsim's), and where more is found.
 fn one_line(rendered: &str) -> String {
@@ -755,6 +752,9 @@ fn one_line(rendered: &str) -> String {
     line + " (try --help)"
 }
 
+/// `mxpsim FW.elf …` and `mxpsim --race-check FW.elf …` are short for `mxpsim run …`: when
+/// the first argument after the global `-v` flags is neither a subcommand nor help/version
+/// but an option or a path, `run` is inserted before it.
 fn expand_short_form(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
     let mut args: Vec<_> = args.collect();
     let verbose = |a: &std::ffi::OsString| {
