@@ -37,49 +37,69 @@ impl fmt::Display for OutsideMemory {
     }
 }
 
+/// Places `image` in `config`'s memory or says what lies outside it, with the hint: each
+/// segment, then the entry point, then the stack's first word (picolibc's crt0 starts the
+/// stack at `__stack`, growing down: if that word is not writable, every push faults, the
+/// trap handler's too).
+pub fn check(image: &Image, config: &MachineConfig) -> Result<(), OutsideMemory> {
+    let needs = Needs::of(image);
+    let map = &config.memory;
+    let outside = |what, addr, size| OutsideMemory {
+        what,
+        addr,
+        size,
+        dram_base: map.dram_base,
+        dram_size: map.dram_size,
+        hint: needs.hint(config),
+    };
+    if let Some(s) = image.segments.iter().find(|s| !in_memory(map, span(s.addr, s.mem_size))) {
+        return Err(outside("segment", s.addr, s.mem_size));
+    }
+    if !in_memory(map, span(image.entry, 2)) {
+        return Err(outside("entry point", image.entry, 4));
+    }
+    match needs.stack {
+        Some(first) if !writable(map, first) => Err(outside("the stack's top (`__stack`)", first, 4)),
+        _ => Ok(()),
+    }
+}
+
 /// What an image needs of memory: its segments, its entry point's first parcel, and its
-/// stack's first word (picolibc's crt0 starts the stack at `__stack`, growing down), each as
-/// `[start, end)` (a damaged size may run past 4 GiB).
-pub struct Needs {
+/// stack's first word, each as `[start, end)` (a damaged size may run past 4 GiB).
+struct Needs {
     segments: Vec<(u64, u64)>,
-    /// The entry point, when it lies in a segment (else no memory makes it run: see
-    /// [`Needs::hint`]).
-    entry: Option<u32>,
-    /// The entry point lies in none of the segments.
-    entry_lost: bool,
+    entry: u32,
     stack: Option<u32>,
 }
 
 impl Needs {
-    pub fn of(image: &Image) -> Needs {
-        let segments: Vec<(u64, u64)> =
-            image.segments.iter().map(|s| (u64::from(s.addr), u64::from(s.addr) + u64::from(s.mem_size))).collect();
-        let entry_lost = !segments.iter().any(|&(start, end)| (start..end).contains(&u64::from(image.entry)));
+    fn of(image: &Image) -> Needs {
         Needs {
-            segments,
-            entry: (!entry_lost).then_some(image.entry),
-            entry_lost,
+            segments: image.segments.iter().map(|s| span(s.addr, s.mem_size)).collect(),
+            entry: image.entry,
             stack: image.symbols.addr_of("__stack").map(|top| top.wrapping_sub(4)),
         }
     }
 
-    /// Every range, the stack's first word last.
-    fn ranges(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        let word = |addr: u32, len: u64| (u64::from(addr), u64::from(addr) + len);
-        self.segments.iter().copied().chain(self.entry.map(|e| word(e, 2))).chain(self.stack.map(|s| word(s, 4)))
+    /// The entry point lies in none of the segments: no memory makes it run (see
+    /// [`Needs::hint`]).
+    fn entry_lost(&self) -> bool {
+        !self.segments.iter().any(|&(start, end)| (start..end).contains(&u64::from(self.entry)))
     }
 
-    /// True if `map` holds all of it: the segments and the entry in memory, the stack in
-    /// writable memory.
+    /// Every range a fix must hold: the segments, the entry point (unless it is lost), the
+    /// stack's first word last.
+    fn ranges(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let entry = (!self.entry_lost()).then(|| span(self.entry, 2));
+        self.segments.iter().copied().chain(entry).chain(self.stack.map(|s| span(s, 4)))
+    }
+
+    /// True if `map` holds what a fix must: the segments and the entry in memory, the stack
+    /// in writable memory.
     fn held_by(&self, map: &MemoryMap) -> bool {
-        let writable = |addr: u32| {
-            let in_ram = |base: u32, size: u32| addr.wrapping_sub(base) < size && size - addr.wrapping_sub(base) >= 4;
-            in_ram(map.dram_base, map.dram_size)
-                || map.regions.iter().any(|r| r.kind == RegionKind::Ram && in_ram(r.base, r.size))
-        };
-        self.segments.iter().all(|&range| in_memory(map, range))
-            && self.entry.is_none_or(|e| in_memory(map, (u64::from(e), u64::from(e) + 2)))
-            && self.stack.is_none_or(writable)
+        let entry = (!self.entry_lost()).then(|| span(self.entry, 2));
+        self.segments.iter().chain(&entry).all(|&range| in_memory(map, range))
+            && self.stack.is_none_or(|first| writable(map, first))
     }
 
     /// What would make `config` hold the image, or why nothing would; and that its entry
@@ -90,7 +110,7 @@ impl Needs {
         if self.segments.iter().any(|&(_, end)| end > 1 << 32) {
             return "a segment runs past the end of the address space (is a size in the file damaged?)".into();
         }
-        if self.entry_lost && self.held_by(&config.memory) {
+        if self.entry_lost() && self.held_by(&config.memory) {
             return ENTRY_LOST.into();
         }
         let hint = match self.fix(config) {
@@ -99,7 +119,7 @@ impl Needs {
                 "no memory can be placed there on this machine ({why}): is the image linked for another machine?"
             ),
         };
-        match self.entry_lost {
+        match self.entry_lost() {
             true => format!("{hint}; and {ENTRY_LOST}"),
             false => hint,
         }
@@ -195,9 +215,21 @@ impl fmt::Display for Fix {
     }
 }
 
+/// `[addr, addr + len)`, past 4 GiB if it runs there.
+fn span(addr: u32, len: u32) -> (u64, u64) {
+    (u64::from(addr), u64::from(addr) + u64::from(len))
+}
+
 /// True if `[start, end)` lies in `map`'s memory.
 fn in_memory(map: &MemoryMap, (start, end): (u64, u64)) -> bool {
     end <= 1 << 32 && u32::try_from(end - start).is_ok_and(|len| map.is_memory(start as u32, len))
+}
+
+/// True if the word at `addr` lies in writable memory: DRAM or a region of RAM.
+fn writable(map: &MemoryMap, addr: u32) -> bool {
+    let in_ram = |base: u32, size: u32| addr.wrapping_sub(base) < size && size - addr.wrapping_sub(base) >= 4;
+    in_ram(map.dram_base, map.dram_size)
+        || map.regions.iter().any(|r| r.kind == RegionKind::Ram && in_ram(r.base, r.size))
 }
 
 #[cfg(test)]

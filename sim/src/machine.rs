@@ -4,7 +4,7 @@
 use crate::config::MachineConfig;
 use crate::elf::Image;
 use crate::exit_code::{RunEnd, Signal};
-use crate::fit::{Needs, OutsideMemory};
+use crate::fit::OutsideMemory;
 use crate::heap::{HeapEvent, HeapWatch};
 use crate::htif::{self, Htif};
 use crate::semihost::{self, Semihost};
@@ -175,31 +175,9 @@ impl<S: EventSink> Machine<S> {
         let mut bus =
             MemorySystem::new(map.clone(), &config.cache, config.axi.clone(), &config.mxp, config.clock_hz, sink)
                 .with_devices(&config.devices, Box::new(()));
-        // picolibc's crt0 starts the stack at `__stack`, growing down.
-        let stack = image.symbols.addr_of("__stack");
-        let outside = |what, addr, size| OutsideMemory {
-            what,
-            addr,
-            size,
-            dram_base: map.dram_base,
-            dram_size: map.dram_size,
-            hint: Needs::of(&image).hint(config),
-        };
+        crate::fit::check(&image, config)?;
         for seg in &image.segments {
-            if !bus.is_memory(seg.addr, seg.mem_size) {
-                return Err(outside("segment", seg.addr, seg.mem_size));
-            }
-            bus.poke(seg.addr, &seg.data).expect("segment range checked");
-        }
-        if !bus.is_memory(image.entry, 2) {
-            return Err(outside("entry point", image.entry, 4));
-        }
-        // The stack's first word must be memory (else every push faults, the trap handler's too).
-        if let Some(stack) = stack {
-            let first = stack.wrapping_sub(4);
-            if !bus.dram().is_writable(first, 4) {
-                return Err(outside("the stack's top (`__stack`)", first, 4));
-            }
+            bus.poke(seg.addr, &seg.data).expect("fit::check placed every segment");
         }
         let tohost = image.symbols.addr_of("tohost").filter(|&t| t % 8 == 0 && bus.dram().is_writable(t, 8));
         let htif = tohost.map(|tohost| {
