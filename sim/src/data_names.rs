@@ -31,8 +31,6 @@ use addr2line::gimli;
 use addr2line::gimli::{
     AttributeValue, DebuggingInformationEntry, EndianSlice, Operation, RunTimeEndian, Unit, UnitOffset,
 };
-use goblin::elf::section_header::SHF_COMPRESSED;
-use goblin::elf::Elf;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 use std::sync::Arc;
@@ -267,36 +265,10 @@ fn describe(ty: &Type, start: u64, end: u64, path: &mut String) {
     }
 }
 
-/// The byte order of the ELF's DWARF.
-pub(crate) fn endian_of(elf: &Elf) -> RunTimeEndian {
-    if elf.little_endian {
-        RunTimeEndian::Little
-    } else {
-        RunTimeEndian::Big
-    }
-}
-
-/// Where DWARF section `id` lies in the ELF file of `file_len` bytes; an empty range when
-/// the file has no such section (gimli then finds nothing in it), or has it compressed (it
-/// would need inflating: without it there are no names rather than wrong ones), or names
-/// bytes past the file's end.
-pub(crate) fn section_range(elf: &Elf, file_len: usize, id: gimli::SectionId) -> std::ops::Range<usize> {
-    elf.section_headers
-        .iter()
-        .find(|sh| elf.shdr_strtab.get_at(sh.sh_name) == Some(id.name()))
-        .filter(|sh| sh.sh_flags & u64::from(SHF_COMPRESSED) == 0)
-        .and_then(|sh| sh.file_range())
-        .filter(|range| range.end <= file_len)
-        .unwrap_or(0..0)
-}
-
 /// The variables of the ELF's DWARF, unsorted, and its functions with their locals in DWARF
 /// order; `None` when the file is not an ELF.
 fn read_dwarf(elf_bytes: &[u8]) -> Option<(Vec<Variable>, Vec<Function>)> {
-    let elf = Elf::parse(elf_bytes).ok()?;
-    let endian = endian_of(&elf);
-    let section = |id| Ok::<_, ()>(EndianSlice::new(&elf_bytes[section_range(&elf, elf_bytes.len(), id)], endian));
-    let dwarf = gimli::Dwarf::load(section).ok()?;
+    let dwarf = crate::dwarf::load(elf_bytes, |range, endian| EndianSlice::new(&elf_bytes[range], endian))?;
 
     // All units first: a reference may lead from one into another (DW_FORM_ref_addr).
     let mut units = Vec::new();
@@ -699,6 +671,7 @@ fn element_count(subrange: &Die<'_>) -> Option<u64> {
 mod tests {
     use super::*;
     use crate::elf;
+    use goblin::elf::Elf;
     use std::ops::Range;
 
     fn firmware(path: &str) -> Vec<u8> {

@@ -7,6 +7,7 @@ pub mod config;
 pub mod data_names;
 pub mod diag;
 pub mod distinct_files;
+mod dwarf;
 pub mod elf;
 pub mod event_trace;
 pub mod exit_code;

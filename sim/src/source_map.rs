@@ -2,7 +2,7 @@
 //! (`file:line` when the ELF has DWARF line information, through `addr2line`), data
 //! addresses by the global variable that holds them.
 
-use crate::data_names::{self, DataNames};
+use crate::data_names::DataNames;
 use crate::elf::Image;
 use crate::symbols::{Described, Symbol, Symbols};
 use gimli::{EndianArcSlice, RunTimeEndian};
@@ -187,13 +187,8 @@ pub fn demangle(name: &str) -> String {
 /// The line tables of the ELF file `bytes`, if it is one; addresses without DWARF find
 /// nothing in them.
 fn read_lines(bytes: &Arc<[u8]>) -> Option<Lines> {
-    let elf = goblin::elf::Elf::parse(bytes).ok()?;
-    let endian = data_names::endian_of(&elf);
-    let section = |id| {
-        let range = data_names::section_range(&elf, bytes.len(), id);
-        Ok::<_, gimli::Error>(EndianArcSlice::new(bytes.clone(), endian).range(range))
-    };
-    Lines::from_dwarf(gimli::Dwarf::load(section).ok()?).ok()
+    let dwarf = crate::dwarf::load(bytes, |range, endian| EndianArcSlice::new(bytes.clone(), endian).range(range))?;
+    Lines::from_dwarf(dwarf).ok()
 }
 
 #[cfg(test)]
