@@ -418,7 +418,7 @@ fn out_of_range_cache_settings_are_refused() {
     assert_fails(&["run", "--cache", "wbuf=4294967295", &firmware("hello")], 110, "cache.write_buffer: 4294967295");
     let hello = firmware("hello");
     let sweep = ["sweep", "--line", "256", "--ways", "16777216", &hello];
-    assert_fails(&sweep, 110, "ways=16777216: invalid configuration: cache.ways: 16777216 is not from 1 to 4096");
+    assert_fails(&sweep, 110, "--ways 16777216: invalid configuration: cache.ways: 16777216 is not from 1 to 4096");
     // From a machine file: the message names the file.
     let file = temp_file("huge-ways.toml", b"[cache]\nline = 256\nways = 16777216\n");
     let message = format!("{file}: invalid configuration: cache.ways: 16777216 is not from 1 to 4096");
@@ -582,6 +582,30 @@ fn recorded_trace(name: &str) -> (String, Vec<u8>) {
     assert_eq!(o.status.code(), Some(66), "{}", stderr(&o));
     let bytes = std::fs::read(&path).unwrap();
     (path, bytes)
+}
+
+/// `detect --elf` of another firmware than the trace's named the races' bytes and lines from
+/// the wrong file without a word; it warns now, and the verdict (the trace's) stays. The
+/// same program rebuilt with other debug information is the same firmware.
+#[test]
+fn detect_warns_of_an_elf_that_is_not_the_recorded_firmware() {
+    let (trace, _) = recorded_trace("for-elf-check.trace");
+    let warning = "not the firmware the trace was recorded from";
+    let recorded = elf("race-tests", "wb_dma_r_pending_store");
+    let same = mxpsim(&["detect", "--elf", &recorded, &trace]);
+    assert_eq!(same.status.code(), Some(66), "{}", stderr(&same));
+    assert!(!stderr(&same).contains(warning), "{}", stderr(&same));
+    let stripped = temp("stripped-recorded.elf");
+    let strip = std::process::Command::new("riscv64-unknown-elf-strip")
+        .args(["--strip-debug", "-o", &stripped, &recorded])
+        .status()
+        .expect("riscv64-unknown-elf-strip runs");
+    assert!(strip.success());
+    let o = mxpsim(&["detect", "--elf", &stripped, &trace]);
+    assert!(!stderr(&o).contains(warning), "{}", stderr(&o));
+    let other = mxpsim(&["detect", "--elf", &firmware("hello"), &trace]);
+    assert_eq!(other.status.code(), same.status.code(), "{}", stderr(&other));
+    assert_eq!(stderr(&other).matches(warning).count(), 1, "{}", stderr(&other));
 }
 
 /// Ctrl-C during `detect` reports the events read so far and says it is a part (issue 13: it
@@ -814,7 +838,7 @@ fn a_trace_cut_inside_its_header_was_cut_short() {
     use mxpsim_detector::event::{CacheGeometry, Range, WriteBack};
     use mxpsim_sim::event_trace::{Header, TraceWriter};
     let geometry = CacheGeometry { line_size: 64, write_back: WriteBack::Line };
-    let header = Header::new(geometry, vec![Range::new(0x8000_0000, 64 << 20)], 256 << 10);
+    let header = Header::new(geometry, vec![Range::new(0x8000_0000, 64 << 20)], 256 << 10, 0);
     let mut bytes = Vec::new();
     TraceWriter::new(&mut bytes, &header).unwrap();
     // Nothing, the magic number alone, and the header's first bytes.
@@ -831,7 +855,7 @@ fn detect_refuses_events_outside_the_recorded_machine() {
     use mxpsim_models::events::EventSink;
     use mxpsim_sim::event_trace::{Header, TraceWriter};
     let geometry = CacheGeometry { line_size: 64, write_back: WriteBack::Line };
-    let header = Header::new(geometry, vec![Range::new(0x8000_0000, 64 << 20)], 256 << 10);
+    let header = Header::new(geometry, vec![Range::new(0x8000_0000, 64 << 20)], 256 << 10, 0);
     let mut bytes = Vec::new();
     let mut w = TraceWriter::new(&mut bytes, &header).unwrap();
     let origin = Origin { pc: 0x8000_0100, cycle: 10, ctx: 0 };
@@ -852,7 +876,7 @@ fn detect_sums_up_events_the_detector_rejects_in_one_line() {
     use mxpsim_models::events::EventSink;
     use mxpsim_sim::event_trace::{Header, TraceWriter};
     let geometry = CacheGeometry { line_size: 64, write_back: WriteBack::Line };
-    let header = Header::new(geometry, vec![Range::new(0x8000_0000, 64 << 20)], 256 << 10);
+    let header = Header::new(geometry, vec![Range::new(0x8000_0000, 64 << 20)], 256 << 10, 0);
     let mut bytes = Vec::new();
     let mut w = TraceWriter::new(&mut bytes, &header).unwrap();
     for _ in 0..10_000 {
@@ -872,7 +896,7 @@ fn a_bad_cache_line_in_a_trace_header_is_a_damaged_trace() {
     use mxpsim_detector::event::{CacheGeometry, Range, WriteBack};
     use mxpsim_sim::event_trace::{Header, TraceWriter};
     let geometry = CacheGeometry { line_size: 48, write_back: WriteBack::Line };
-    let header = Header::new(geometry, vec![Range::new(0x8000_0000, 64 << 20)], 256 << 10);
+    let header = Header::new(geometry, vec![Range::new(0x8000_0000, 64 << 20)], 256 << 10, 0);
     let mut bytes = Vec::new();
     let w = TraceWriter::new(&mut bytes, &header).unwrap();
     w.finish(&Default::default(), &mxpsim_sim::exit_code::RunEnd::Exited { status: 0 }).unwrap();

@@ -13,6 +13,7 @@ use crate::report;
 use crate::report::suppress::{self, Suppression};
 use crate::semihost::Semihost;
 use crate::source_map::SourceMap;
+use crate::sweep::Axis;
 use crate::timeline;
 use crate::trace::Tracer;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -994,7 +995,8 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     let recorder = match &args.record_trace {
         Some(path) => {
             let what = "the event trace";
-            let header = Header::new(config.geometry(), config.memory.ranges(), config.mxp.scratchpad_size);
+            let firmware = image.fingerprint();
+            let header = Header::new(config.geometry(), config.memory.ranges(), config.mxp.scratchpad_size, firmware);
             Some(TraceWriter::new(OutFile::create(what, path)?.out, &header).map_err(io_error(what, path))?)
         }
         None => None,
@@ -1206,18 +1208,19 @@ fn sweep(args: &SweepArgs) -> Result<u8, Fatal> {
     distinct(&files)?;
     let base = args.machine.machine().map_err(|e| Fatal(Failure::InvalidConfig, e))?;
     let mut axes = [
-        ("line", args.line.clone()),
-        ("wb", args.wb.clone()),
-        ("size", args.size.clone()),
-        ("ways", args.ways.clone()),
-        ("policy", args.policy.clone()),
-        ("write", args.write.clone()),
+        Axis::new("line", &args.line),
+        Axis::new("wb", &args.wb),
+        Axis::new("size", &args.size),
+        Axis::new("ways", &args.ways),
+        Axis::new("policy", &args.policy),
+        Axis::new("write", &args.write),
     ];
     if let Some(path) = &args.grid {
         let text = std::fs::read_to_string(path)
             .map_err(|e| Fatal(Failure::InvalidConfig, format!("cannot read {}: {e}", path.display())))?;
-        crate::sweep::add_grid_file(&mut axes, &text)
-            .map_err(|e| Fatal(Failure::InvalidConfig, format!("{}: {e}", path.display())))?;
+        let path = path.display().to_string();
+        crate::sweep::add_grid_file(&mut axes, &path, &text)
+            .map_err(|e| Fatal(Failure::InvalidConfig, format!("{path}: {e}")))?;
     }
     let variants = crate::sweep::grid(&base, &axes).map_err(|e| Fatal(Failure::InvalidConfig, e))?;
     let shard = args.shard.unwrap_or(crate::sweep::Shard::WHOLE);
@@ -1323,7 +1326,18 @@ fn detect(args: &DetectArgs) -> Result<u8, Fatal> {
     };
     let reader = TraceReader::new(io::BufReader::new(file)).map_err(bad_trace)?;
     let source = match &args.elf {
-        Some(elf) => SourceMap::of(&elf::load(elf).map_err(|e| Fatal(e.failure(), format!("{}: {e}", elf.display())))?),
+        Some(elf) => {
+            let image = elf::load(elf).map_err(|e| Fatal(e.failure(), format!("{}: {e}", elf.display())))?;
+            // The trace's races stand; only their names would come from the wrong file.
+            if image.fingerprint() != reader.header.firmware {
+                crate::diag!(
+                    "mxpsim: warning: {}: not the firmware the trace was recorded from (its code or data differ); \
+                     the report's names and source lines may be wrong",
+                    elf.display()
+                );
+            }
+            SourceMap::of(&image)
+        }
         None => SourceMap::new(Default::default(), None),
     };
     let out = ReportOuts::open(&args.report)?;

@@ -189,6 +189,11 @@ impl MachineConfig {
         let c = &mut self.cache;
         let mut full_ways = false;
         let mut given = Vec::new();
+        // (An empty spec is most likely an empty shell variable: it would run the default
+        // cache without a word.)
+        if spec.split(',').all(|s| s.trim().is_empty()) {
+            return Err(error("--cache", "nothing given (key=value items, e.g. line=64,wb=byte, or off)".to_string()));
+        }
         for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let (key, value) = match item {
                 "off" => ("enabled", "false"),
@@ -202,6 +207,8 @@ impl MachineConfig {
             given.push(key);
             let bad = |what: &str| error(format!("cache.{key}"), format!("'{value}' is not {what}"));
             let number = || parse_size(value).map_err(|e| error(format!("cache.{key}"), e));
+            // Ways, cycles and entries are counts, not sizes (no `4K` ways).
+            let count = |what: &str| value.parse::<u32>().map_err(|_| bad(what));
             match key {
                 "enabled" => {
                     c.enabled = match value {
@@ -213,7 +220,7 @@ impl MachineConfig {
                 "size" => c.size = number()?,
                 "line" => c.line = number()?,
                 "ways" if value == "full" => full_ways = true,
-                "ways" => c.ways = number()?,
+                "ways" => c.ways = count("a number of ways (1, 2, 4, …, or full)")?,
                 "policy" => {
                     c.policy = match value {
                         "lru" => Policy::Lru,
@@ -237,8 +244,8 @@ impl MachineConfig {
                         _ => return Err(bad("a write-back granularity (line, byte)")),
                     }
                 }
-                "hit" => c.hit_latency = number()?,
-                "wbuf" => c.write_buffer = number()?,
+                "hit" => c.hit_latency = count("a number of cycles")?,
+                "wbuf" => c.write_buffer = count("a number of entries")?,
                 "seed" => c.seed = value.parse().map_err(|_| bad("a number"))?,
                 _ => {
                     return Err(error(
@@ -422,6 +429,18 @@ mod tests {
         assert_eq!(c.apply_cache_overrides("policy=mru").unwrap_err().field, "cache.policy");
         assert_eq!(c.apply_cache_overrides("colour=red").unwrap_err().field, "--cache");
         assert_eq!(c.apply_cache_overrides("line").unwrap_err().field, "--cache");
+        for empty in ["", " ", ",", " , "] {
+            assert_eq!(c.apply_cache_overrides(empty).unwrap_err().field, "--cache", "{empty:?}");
+        }
+        // Counts are not sizes.
+        for (item, reason) in [
+            ("ways=abc", "'abc' is not a number of ways (1, 2, 4, …, or full)"),
+            ("ways=4K", "'4K' is not a number of ways (1, 2, 4, …, or full)"),
+            ("hit=1K", "'1K' is not a number of cycles"),
+            ("wbuf=-1", "'-1' is not a number of entries"),
+        ] {
+            assert_eq!(c.apply_cache_overrides(item).unwrap_err().reason, reason, "{item}");
+        }
         let mut c = MachineConfig::default();
         c.apply_cache_overrides("line=48").unwrap();
         assert_eq!(c.validate().unwrap_err().field, "cache.line");

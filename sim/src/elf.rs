@@ -37,6 +37,24 @@ pub struct Image {
     pub file: Arc<[u8]>,
 }
 
+impl Image {
+    /// A CRC-32 of what the image puts in memory and where it starts (the entry, and each
+    /// segment's address, size and bytes): files with one fingerprint run alike, whatever
+    /// else (debug information, paths) they differ in. An event trace records its firmware's,
+    /// so that `detect --elf` knows another file when it is given one.
+    pub fn fingerprint(&self) -> u32 {
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&self.entry.to_le_bytes());
+        for segment in &self.segments {
+            crc.update(&segment.addr.to_le_bytes());
+            crc.update(&segment.mem_size.to_le_bytes());
+            crc.update(&(segment.data.len() as u64).to_le_bytes());
+            crc.update(&segment.data);
+        }
+        crc.finalize()
+    }
+}
+
 /// Why a file cannot be run.
 #[derive(Debug, PartialEq, Eq)]
 pub enum ElfError {
@@ -219,6 +237,27 @@ pub fn parse(bytes: &[u8]) -> Result<Image, ElfError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_fingerprint_is_what_runs() {
+        let image = |entry, data: &[u8]| Image {
+            entry,
+            segments: vec![Segment { addr: 0x8000_0000, data: data.to_vec(), mem_size: 16 }],
+            symbols: Symbols::default(),
+            file: Arc::from(&b"the file"[..]),
+        };
+        let base = image(0x8000_0000, &[1, 2, 3, 4]);
+        let mut other_file = image(0x8000_0000, &[1, 2, 3, 4]);
+        other_file.file = Arc::from(&b"rebuilt with other debug information"[..]);
+        assert_eq!(base.fingerprint(), other_file.fingerprint());
+        assert_ne!(base.fingerprint(), image(0x8000_0004, &[1, 2, 3, 4]).fingerprint());
+        assert_ne!(base.fingerprint(), image(0x8000_0000, &[1, 2, 3, 5]).fingerprint());
+        // Bytes from the file and zeros of .bss are not the same.
+        assert_ne!(base.fingerprint(), image(0x8000_0000, &[1, 2, 3, 4, 0]).fingerprint());
+        let mut moved = image(0x8000_0000, &[1, 2, 3, 4]);
+        moved.segments[0].addr += 16;
+        assert_ne!(base.fingerprint(), moved.fingerprint());
+    }
 
     /// A minimal ELF32 header (52 bytes) plus one program header, built by hand.
     fn elf32(machine: u16, e_type: u16, flags: u32, with_segment: bool) -> Vec<u8> {

@@ -1,11 +1,12 @@
 //! Event traces: `--record-trace FILE` writes the memory-interface event stream exactly as
 //! the race detector receives it, so the detector can run later on the file.
 //!
-//! # Format (version 5)
+//! # Format (version 6)
 //!
 //! * 8 bytes: the magic `MXPTRACE`;
 //! * one frame: the [`Header`] (format version, cache geometry, the machine's memory and
-//!   scratchpad size: `detect` refuses events outside them);
+//!   scratchpad size: `detect` refuses events outside them; the firmware's fingerprint:
+//!   `detect --elf` warns of another file);
 //! * one [`Frame`] per event ([`mxpsim_detector::event::Event`]), in stream order;
 //! * then one [`Frame`] per heap event ([`HeapEvent`]: the firmware's allocator calls, for
 //!   naming bytes in reports; they carry their cycle, so they come last);
@@ -31,7 +32,7 @@ use std::fmt;
 use std::io::{self, BufRead, Read, Write};
 
 const MAGIC: &[u8; 8] = b"MXPTRACE";
-const VERSION: u16 = 5;
+const VERSION: u16 = 6;
 
 /// What follows the header.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -92,11 +93,14 @@ pub struct Header {
     /// ranges merged.
     pub memory: Vec<Range>,
     pub scratchpad_size: u32,
+    /// The recorded firmware's [`crate::elf::Image::fingerprint`].
+    pub firmware: u32,
 }
 
 impl Header {
-    /// The header of a trace of a machine with `memory` (physical ranges, any order).
-    pub fn new(geometry: CacheGeometry, mut memory: Vec<Range>, scratchpad_size: u32) -> Header {
+    /// The header of a trace of a machine with `memory` (physical ranges, any order) running
+    /// the firmware whose fingerprint is `firmware`.
+    pub fn new(geometry: CacheGeometry, mut memory: Vec<Range>, scratchpad_size: u32, firmware: u32) -> Header {
         memory.sort();
         let mut merged: Vec<Range> = Vec::with_capacity(memory.len());
         for r in memory {
@@ -107,7 +111,7 @@ impl Header {
                 _ => merged.push(r),
             }
         }
-        Header { version: VERSION, geometry, memory: merged, scratchpad_size }
+        Header { version: VERSION, geometry, memory: merged, scratchpad_size, firmware }
     }
 
     /// Whether the recorded machine could have produced `event`: its bytes lie in its memory
@@ -280,7 +284,12 @@ impl fmt::Display for TraceError {
             }
             TraceError::Corrupt { frame } => write!(f, "damaged trace: frame {frame} does not decode"),
             TraceError::Damaged { frames } => {
-                write!(f, "damaged trace: its trailer does not match the {frames} frames before it (count or checksum)")
+                // (Said here, not only under --partial: it is why --partial does not help.)
+                write!(
+                    f,
+                    "damaged trace: its trailer does not match the {frames} frames before it (count or checksum); \
+                     the damage may be anywhere before it, so no part can be analysed, not even with --partial"
+                )
             }
             TraceError::Cut { frames } => {
                 write!(f, "the recording was cut short: the trace ends after {frames} frames, before its trailer")
@@ -384,12 +393,12 @@ mod tests {
     }
 
     fn header() -> Header {
-        Header::new(geometry(), vec![Range::new(0x8000_0000, 0x10_0000)], 0x1000)
+        Header::new(geometry(), vec![Range::new(0x8000_0000, 0x10_0000)], 0x1000, 0x1234_5678)
     }
 
     #[test]
     fn the_header_admits_only_events_inside_the_machine() {
-        let h = Header::new(geometry(), vec![Range::new(0x2000, 0x1000), Range::new(0x1000, 0x1000)], 0x100);
+        let h = Header::new(geometry(), vec![Range::new(0x2000, 0x1000), Range::new(0x1000, 0x1000)], 0x100, 0);
         assert_eq!(h.memory, vec![Range::new(0x1000, 0x2000)], "sorted and merged");
         let origin = Origin { pc: 0, cycle: 0, ctx: 0 };
         let cached = |start, len| Event::Cached { access: Access::Read, range: Range::new(start, len), origin };

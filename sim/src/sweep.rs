@@ -37,18 +37,56 @@ pub struct Variant {
     pub config: MachineConfig,
 }
 
-/// The grid: every combination of the given values (each list non-empty), applied to `base`
-/// in the order line, wb, size, ways, policy, write.
-pub fn grid(base: &MachineConfig, axes: &[(&str, Vec<String>)]) -> Result<Vec<Variant>, String> {
+/// One axis of the grid: the `--cache` key it sets and its values, in the order given, each
+/// with where it was given (to name it in an error).
+pub struct Axis {
+    pub key: &'static str,
+    pub values: Vec<(String, Given)>,
+}
+
+/// Where a value of the grid was given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Given {
+    /// The axis's command-line option (`--line 16,32`).
+    Option,
+    /// A grid file (`--grid FILE`), by its path as given.
+    File(String),
+}
+
+impl Axis {
+    /// The axis `key` with the values of its command-line option.
+    pub fn new(key: &'static str, values: &[String]) -> Axis {
+        Axis { key, values: values.iter().map(|v| (v.clone(), Given::Option)).collect() }
+    }
+
+    /// How an error names `value` of this axis: as the option or the file line gave it.
+    fn name(&self, value: &str, given: &Given) -> String {
+        match given {
+            Given::Option => format!("--{} {value}", self.key),
+            Given::File(path) => format!("{path}: {} = {value}", self.key),
+        }
+    }
+}
+
+/// The grid: every combination of the axes' values (an axis without values leaves the base
+/// as it is), applied to `base` in the axes' order. A value that gives the same machine as
+/// one before it on its axis (`--line 16,16`, or a value in both the grid file and the
+/// option) adds no cells: each configuration is run once.
+pub fn grid(base: &MachineConfig, axes: &[Axis]) -> Result<Vec<Variant>, String> {
     let mut variants = vec![Variant { spec: String::new(), config: base.clone() }];
-    for (key, values) in axes.iter().filter(|(_, v)| !v.is_empty()) {
-        let mut next = Vec::new();
+    for axis in axes.iter().filter(|axis| !axis.values.is_empty()) {
+        let mut next: Vec<Variant> = Vec::new();
         for v in &variants {
-            for value in values {
-                let item = format!("{key}={value}");
+            let first_child = next.len();
+            for (value, given) in &axis.values {
+                let item = format!("{}={value}", axis.key);
                 let mut config = v.config.clone();
-                config.apply_cache_overrides(&item).map_err(|e| e.to_string())?;
-                config.validate().map_err(|e| format!("{item}: {e}"))?;
+                let named = |e: String| format!("{}: {e}", axis.name(value, given));
+                config.apply_cache_overrides(&item).map_err(|e| named(e.to_string()))?;
+                config.validate().map_err(|e| named(e.to_string()))?;
+                if next[first_child..].iter().any(|sibling| sibling.config == config) {
+                    continue;
+                }
                 let spec = if v.spec.is_empty() { item } else { format!("{},{item}", v.spec) };
                 next.push(Variant { spec, config });
             }
@@ -58,22 +96,26 @@ pub fn grid(base: &MachineConfig, axes: &[(&str, Vec<String>)]) -> Result<Vec<Va
     Ok(variants)
 }
 
-/// Adds the lists of a TOML grid file (`line = [16, 32]`, `wb = ["line", "byte"]`, …) to
-/// the axes; an unknown key or a value that is not a list of numbers or strings is an error.
-pub fn add_grid_file(axes: &mut [(&str, Vec<String>)], text: &str) -> Result<(), String> {
+/// Adds the lists of a TOML grid file (`line = [16, 32]`, `wb = ["line", "byte"]`, …) read
+/// from `path` to the axes; an unknown key, an empty list or a value that is not a list of
+/// numbers or strings is an error.
+pub fn add_grid_file(axes: &mut [Axis], path: &str, text: &str) -> Result<(), String> {
     let table: toml::Table = text.parse().map_err(|e: toml::de::Error| e.message().to_string())?;
+    let keys = axes.iter().map(|axis| axis.key).collect::<Vec<_>>().join(", ");
     for (key, value) in table {
-        let axis = axes
-            .iter_mut()
-            .find(|(k, _)| *k == key)
-            .ok_or_else(|| format!("unknown key '{key}' (line, wb, size, ways, policy, write)"))?;
+        let axis =
+            axes.iter_mut().find(|axis| axis.key == key).ok_or_else(|| format!("unknown key '{key}' ({keys})"))?;
         let list = value.as_array().ok_or_else(|| format!("{key}: not a list"))?;
+        if list.is_empty() {
+            return Err(format!("{key}: an empty list (give it values, or leave the key out)"));
+        }
         for item in list {
-            axis.1.push(match item {
+            let value = match item {
                 toml::Value::Integer(n) => n.to_string(),
                 toml::Value::String(s) => s.clone(),
                 other => return Err(format!("{key}: {other} is not a number or a string")),
-            });
+            };
+            axis.values.push((value, Given::File(path.to_string())));
         }
     }
     Ok(())
@@ -377,4 +419,60 @@ pub fn merge(shards: &[(String, String)]) -> Result<Vec<Row>, String> {
         ));
     }
     Ok(cells.into_iter().map(|c| c.expect("none missing").0).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn axes(line: &[&str], wb: &[&str]) -> [Axis; 2] {
+        let strings = |values: &[&str]| values.iter().map(|v| v.to_string()).collect::<Vec<_>>();
+        [Axis::new("line", &strings(line)), Axis::new("wb", &strings(wb))]
+    }
+
+    fn specs(variants: &[Variant]) -> Vec<&str> {
+        variants.iter().map(|v| v.spec.as_str()).collect()
+    }
+
+    #[test]
+    fn every_combination_in_the_axes_order() {
+        let variants = grid(&MachineConfig::default(), &axes(&["16", "32"], &["line", "byte"])).unwrap();
+        assert_eq!(specs(&variants), ["line=16,wb=line", "line=16,wb=byte", "line=32,wb=line", "line=32,wb=byte"]);
+        assert_eq!(variants[3].config.cache.line, 32);
+    }
+
+    #[test]
+    fn a_value_that_gives_the_same_machine_adds_no_cells() {
+        // The same spelling twice, another spelling of the same size, and the file's value
+        // that the option gave already.
+        let mut axes = axes(&["16", "32", "16", "0x10"], &["byte"]);
+        add_grid_file(&mut axes, "g.toml", "line = [32, 64]\nwb = [\"byte\"]").unwrap();
+        let variants = grid(&MachineConfig::default(), &axes).unwrap();
+        assert_eq!(specs(&variants), ["line=16,wb=byte", "line=32,wb=byte", "line=64,wb=byte"]);
+    }
+
+    #[test]
+    fn a_bad_value_is_named_where_it_was_given() {
+        let mut from_option = axes(&["17"], &[]);
+        let e = grid(&MachineConfig::default(), &from_option).err().unwrap();
+        assert!(e.starts_with("--line 17: "), "{e}");
+        from_option[0].values.clear();
+        add_grid_file(&mut from_option, "dir/g.toml", "line = [16, 17]").unwrap();
+        let e = grid(&MachineConfig::default(), &from_option).err().unwrap();
+        assert!(e.starts_with("dir/g.toml: line = 17: ") && e.contains("power of two"), "{e}");
+    }
+
+    #[test]
+    fn grid_files_refuse_what_they_cannot_mean() {
+        let mut axes = axes(&[], &[]);
+        for (text, error) in [
+            ("line = []", "line: an empty list"),
+            ("colour = [1]", "unknown key 'colour' (line, wb)"),
+            ("line = 16", "line: not a list"),
+            ("line = [1.5]", "line: 1.5 is not a number or a string"),
+        ] {
+            let e = add_grid_file(&mut axes, "g.toml", text).err().unwrap();
+            assert!(e.starts_with(error), "{text}: {e}");
+        }
+    }
 }
