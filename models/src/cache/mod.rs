@@ -103,7 +103,8 @@ pub struct Cache {
     /// (Compiled code finds an entry by a mask, as `filter_index` does: its length is a power
     /// of two.)
     filter: Box<[FilterEntry]>,
-    /// `filter.len() - 1`.
+    /// `filter.len() - 1`, kept beside it: the index of every look-up (a load where the
+    /// length would be a load and a subtraction).
     filter_mask: usize,
     /// A line under a deliberate schedule's directive ([`kept`]), if any.
     kept: Option<Kept>,
@@ -118,6 +119,7 @@ impl Cache {
     pub fn new(cfg: &CacheConfig) -> Self {
         let sets = cfg.sets();
         let slots = (sets * cfg.ways) as usize;
+        let filter_entries = filter_entries(slots);
         Cache {
             line: cfg.line,
             line_shift: cfg.line.trailing_zeros(),
@@ -129,8 +131,8 @@ impl Cache {
             dirty: vec![[0; 4]; slots],
             data: vec![0; slots * cfg.line as usize],
             replacement: Replacement::new(cfg.policy, sets, cfg.ways, cfg.seed),
-            filter: vec![FilterEntry { line: INVALID, slot: 0 }; filter_entries(slots)].into_boxed_slice(),
-            filter_mask: filter_entries(slots) - 1,
+            filter: vec![FilterEntry { line: INVALID, slot: 0 }; filter_entries].into_boxed_slice(),
+            filter_mask: filter_entries - 1,
             kept: None,
             actions: None,
             stats: CacheStats::default(),
