@@ -584,6 +584,68 @@ fn recorded_trace(name: &str) -> (String, Vec<u8>) {
     (path, bytes)
 }
 
+/// A closed standard output or error took every write for a success: the firmware's
+/// console, a sweep's rows, the race report lost with status 0 (or 66). Refused now before
+/// anything runs (122, said on standard error when that is open); a closed standard input
+/// is an empty one.
+#[test]
+fn closed_standard_streams() {
+    let closed = |redirect: &str, args: &[&str]| {
+        let script = format!("exec \"$0\" \"$@\" {redirect}");
+        let mut command = std::process::Command::new("sh");
+        command.args(["-c", &script, env!("CARGO_BIN_EXE_mxpsim")]).args(args);
+        command.output().unwrap()
+    };
+    let hello = firmware("hello");
+    for args in [vec!["run", hello.as_str()], vec!["config"], vec!["sweep", "--line", "16,32", hello.as_str()]] {
+        let o = closed(">&-", &args);
+        assert_eq!(o.status.code(), Some(122), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).starts_with("mxpsim: error: standard output is closed"), "{}", stderr(&o));
+    }
+    let o = closed("2>&-", &["run", "--race-check", &elf("race-tests", "wb_dma_r_pending_store")]);
+    assert_eq!(o.status.code(), Some(122));
+    let o = closed("<&-", &["run", &hello]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let expected = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("firmware/tests/hello.expected");
+    assert_eq!(o.stdout, std::fs::read(expected).unwrap());
+}
+
+/// A firmware printing without end into a pipe whose reader went away (`| head`) ran for
+/// ever: Rust ignores SIGPIPE and the console's errors were only noted. The run stops now, as
+/// a filter does: status 141, no error line, the files asked for written.
+#[test]
+fn a_console_whose_reader_went_away_stops_the_run() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let stats = temp("flood-stats.json");
+    let _ = std::fs::remove_file(&stats);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mxpsim"))
+        .args(["run", "--stats-json", &stats, &firmware("console_flood"), "--", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The reader goes away before the first line.
+    drop(child.stdout.take());
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("the run went on printing into the closed pipe");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(141), "{err}");
+    assert!(!err.contains("error"), "{err}");
+    let stats: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    assert!(stats["instructions"].as_u64().unwrap() > 0, "{stats}");
+}
+
 /// `detect --elf` of another firmware than the trace's named the races' bytes and lines from
 /// the wrong file without a word; it warns now, and the verdict (the trace's) stays. The
 /// same program rebuilt with other debug information is the same firmware.

@@ -4,7 +4,7 @@ use crate::config::{parse_size, MachineConfig};
 use crate::distinct_files::Files;
 use crate::elf;
 use crate::event_trace::{Frame, Header, Recording, TraceError, TraceReader, TraceWriter};
-use crate::exit_code::{self, Failure, RunEnd, RACES_FOUND};
+use crate::exit_code::{self, Failure, RunEnd, Signal, RACES_FOUND};
 use crate::gdb::{self, RacesSoFar};
 use crate::machine::{signature_range, Fault, Limits, Machine, Outcome, RunNotes};
 use crate::progress::ProgressLine;
@@ -614,7 +614,7 @@ fn stop_on_signals() -> Result<StopRequest, Fatal> {
 /// it is not the whole answer.
 fn interrupted(stop: &StopRequest, message: String) -> Result<(), Fatal> {
     let Some(reason) = stop.reason() else { return Ok(()) };
-    let end = RunEnd::Interrupted { signal: crate::exit_code::Signal::of(reason), instructions: 0 };
+    let end = RunEnd::Interrupted { signal: Signal::of(reason), instructions: 0 };
     let failure = end.status().expect_err("an interrupted run is a failure");
     Err(Fatal(failure, message))
 }
@@ -691,6 +691,12 @@ fn provoke(args: &ProvokeArgs) -> Result<u8, Fatal> {
 
 /// Parses the command line, runs it, and returns the process's exit status.
 pub fn main() -> ExitCode {
+    if let Err(stream) = crate::std_streams::check() {
+        return ExitCode::from(fail(
+            Failure::HostIo,
+            format!("{stream} is closed: what mxpsim writes there would be lost"),
+        ));
+    }
     let parsed = Cli::command()
         .after_help(exit_status_help())
         .try_get_matches_from(expand_short_form(std::env::args_os()))
@@ -1587,7 +1593,8 @@ fn explain<S: EventSink>(machine: &Machine<S>, outcome: &Outcome) {
     }
     let error = |message: std::fmt::Arguments| crate::diag!("mxpsim: error: {message}");
     match *outcome {
-        Outcome::Exited(_) | Outcome::ToHost(1) => {}
+        // (A closed pipe ends quietly, as `fail` has it.)
+        Outcome::Exited(_) | Outcome::ToHost(1) | Outcome::Interrupted { signal: Signal::Pipe, .. } => {}
         Outcome::ToHost(value) => crate::diag!("mxpsim: tohost = {value:#x}: test {} failed", value >> 1),
         Outcome::InsnLimit { limit, pc } => error(format_args!(
             "instruction limit reached: {limit} instructions executed, the firmware has not exited (pc {})",

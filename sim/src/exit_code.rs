@@ -142,6 +142,7 @@ impl RunEnd {
             RunEnd::InstructionLimit { .. } | RunEnd::CycleLimit { .. } => Err(Failure::InsnLimit),
             RunEnd::Interrupted { signal: Signal::Int, .. } => Err(Failure::Interrupted),
             RunEnd::Interrupted { signal: Signal::Term, .. } => Err(Failure::Terminated),
+            RunEnd::Interrupted { signal: Signal::Pipe, .. } => Err(Failure::ClosedPipe),
             RunEnd::TrapLoop => Err(Failure::TrapLoop),
             RunEnd::Asleep => Err(Failure::Asleep),
             RunEnd::Killed => Err(Failure::Killed),
@@ -210,27 +211,42 @@ impl std::fmt::Display for RunEnd {
     }
 }
 
-/// The signals that stop a run in an orderly way.
+/// The signals that stop a run in an orderly way. `Pipe` is not a signal caught (Rust
+/// ignores SIGPIPE) but what it means: the firmware's console is a pipe whose reader went
+/// away (`| head`), so the run stops as a filter's would, its results delivered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Signal {
     Int,
     Term,
+    Pipe,
 }
 
 impl Signal {
-    /// The signal of this number (one of the two that stop a run).
+    /// The signal of this number (one of the three that stop a run).
     pub fn of(number: usize) -> Signal {
         match i32::try_from(number) {
             Ok(signal_hook::consts::SIGTERM) => Signal::Term,
+            Ok(signal_hook::consts::SIGPIPE) => Signal::Pipe,
             _ => Signal::Int,
         }
+    }
+
+    /// Its number, as a stop request carries it ([`Signal::of`] reads it back).
+    pub fn number(self) -> usize {
+        let number = match self {
+            Signal::Int => signal_hook::consts::SIGINT,
+            Signal::Term => signal_hook::consts::SIGTERM,
+            Signal::Pipe => signal_hook::consts::SIGPIPE,
+        };
+        number as usize
     }
 
     pub fn name(self) -> &'static str {
         match self {
             Signal::Int => "SIGINT",
             Signal::Term => "SIGTERM",
+            Signal::Pipe => "SIGPIPE",
         }
     }
 }

@@ -23,6 +23,7 @@ pub mod report;
 pub mod semihost;
 pub mod signals;
 pub mod source_map;
+mod std_streams;
 pub mod sweep;
 pub mod symbols;
 pub mod timeline;

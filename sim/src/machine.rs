@@ -255,6 +255,7 @@ impl<S: EventSink> Machine<S> {
         let max_cycles = limits.max_cycles.unwrap_or(u64::MAX);
         self.hart.set_cycle_limit(max_cycles);
         self.bus.set_limits(max_cycles, limits.stop.clone());
+        self.host.stop_when_console_closes(limits.stop.clone());
         self.limits = limits;
     }
 

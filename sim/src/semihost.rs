@@ -9,7 +9,9 @@
 //! Time comes from the simulated cycle count, never from the host clock, so runs are
 //! reproducible.
 
+use crate::exit_code::Signal;
 use mxpsim_models::bus::Bus;
+use mxpsim_models::stop::StopRequest;
 use std::io::Write;
 
 /// Operation numbers.
@@ -82,6 +84,8 @@ pub struct Semihost {
     clock_hz: u32,
     /// The first error writing the firmware's console (reported once, after the run).
     console_error: Option<std::io::Error>,
+    /// Set when the console's reader goes away ([`Semihost::stop_when_console_closes`]).
+    console_closed: Option<StopRequest>,
 }
 
 /// The command line the firmware gets (`SYS_GET_CMDLINE`): the ELF's file name as `argv[0]`
@@ -105,7 +109,16 @@ pub fn command_line(elf: &std::path::Path, args: &[String]) -> Result<String, St
 
 impl Semihost {
     pub fn new(stdout: Box<dyn Write>, stderr: Box<dyn Write>, cmdline: String, clock_hz: u32) -> Self {
-        Semihost { stdout, stderr, files: Vec::new(), errno: 0, cmdline, clock_hz, console_error: None }
+        Semihost {
+            stdout,
+            stderr,
+            files: Vec::new(),
+            errno: 0,
+            cmdline,
+            clock_hz,
+            console_error: None,
+            console_closed: None,
+        }
     }
 
     /// Performs operation `op` with argument `arg`; `cycles` is the simulated time.
@@ -139,10 +152,20 @@ impl Semihost {
         self.console_error.take()
     }
 
-    /// Keeps the first console error.
+    /// Asks `stop` to end the run, as SIGPIPE would, once a console write finds its reader
+    /// gone: a firmware that prints forever to `| head` ran forever (its output lost, the
+    /// errors ignored).
+    pub fn stop_when_console_closes(&mut self, stop: StopRequest) {
+        self.console_closed = Some(stop);
+    }
+
+    /// Keeps the first console error; a closed pipe stops the run.
     fn note(&mut self, result: std::io::Result<()>) -> std::io::Result<()> {
         if let Err(e) = &result {
             self.console_error.get_or_insert_with(|| std::io::Error::new(e.kind(), e.to_string()));
+            if let (std::io::ErrorKind::BrokenPipe, Some(stop)) = (e.kind(), &self.console_closed) {
+                stop.request(Signal::Pipe.number());
+            }
         }
         result
     }
