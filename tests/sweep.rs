@@ -145,6 +145,19 @@ fn merge_refuses_what_is_not_one_sweep() {
     let o = merge(&[&a, &other]);
     assert_eq!(o.status.code(), Some(111));
     assert!(stderr(&o).contains("another sweep"), "{}", stderr(&o));
+    // Another program of the same file name is another sweep too (merged, it gave one table
+    // of two programs' cells).
+    let namesake = temp("namesake");
+    std::fs::create_dir_all(&namesake).unwrap();
+    let namesake = format!("{namesake}/vec_add.elf");
+    std::fs::copy(elf("mxp-tests", "dma_1d"), &namesake).unwrap();
+    let o = mxpsim(&["sweep", "--shard", "1/2", "--line", "16,32", &namesake]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let namesake_shard = temp("refuse-namesake.jsonl");
+    std::fs::write(&namesake_shard, &o.stdout).unwrap();
+    let o = merge(&[&a, &namesake_shard]);
+    assert_eq!(o.status.code(), Some(111), "{}", stderr(&o));
+    assert!(stderr(&o).contains("another sweep"), "{}", stderr(&o));
     let not_a_shard = temp("not-a-shard.txt");
     std::fs::write(&not_a_shard, "program,cache\n").unwrap();
     assert_eq!(merge(&[&not_a_shard]).status.code(), Some(111));

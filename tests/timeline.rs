@@ -73,6 +73,28 @@ fn vec_add_timeline_shows_its_commands_and_its_race() {
     assert_eq!(doc["otherData"]["records_left_out"], 0);
 }
 
+/// The timeline names the program by its file name: the same run from another path gave
+/// another file (the path as typed was in the process's name).
+#[test]
+fn the_timeline_does_not_depend_on_the_path_typed() {
+    let original = elf("apps", "vbw_vec_add_2021");
+    let dir = temp("timeline-elsewhere");
+    std::fs::create_dir_all(&dir).unwrap();
+    let copy = format!("{dir}/vbw_vec_add_2021.elf");
+    std::fs::copy(&original, &copy).unwrap();
+    let here = timeline(&[&original], "path-original.json");
+    let there = timeline(&[&copy], "path-copy.json");
+    assert_eq!(here, there);
+    let names: Vec<&str> = here["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["name"] == "process_name")
+        .filter_map(|e| e["args"]["name"].as_str())
+        .collect();
+    assert_eq!(names, ["mxpsim: vbw_vec_add_2021.elf"]);
+}
+
 #[test]
 fn a_window_keeps_only_its_cycles() {
     let doc = timeline(&["--timeline-window", "1000:2000", &elf("apps", "vbw_vec_add_2021")], "window.json");

@@ -681,7 +681,7 @@ fn provoke(args: &ProvokeArgs) -> Result<u8, Fatal> {
             )));
         };
         let happened = &finding.worst().expect("checked").happened;
-        let program = args.firmware.display().to_string();
+        let program = elf::file_name(&args.firmware);
         let findings = vec![(finding.number, &finding.finding)];
         let context = timeline::Context { program: &program, source: &source, calls, findings, happened };
         file.write(&timeline::render(recorder.clone(), &context))?;
@@ -1040,7 +1040,7 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
             failed.into_iter().for_each(|fatal| late.note(Err(fatal)));
             if let (Some(file), Some(recorder)) = (timeline_out, notes.timeline.clone()) {
                 let report = report::build(&findings, &source, &notes, &Default::default(), end.clone());
-                let program = args.firmware.display().to_string();
+                let program = elf::file_name(&args.firmware);
                 let findings = report.findings.iter().enumerate().map(|(i, f)| (i + 1, f)).collect();
                 let context = timeline::Context {
                     program: &program,

@@ -55,6 +55,12 @@ impl Image {
     }
 }
 
+/// The file name of the firmware at `path`, as runs show it (the timeline, a sweep's shards):
+/// not the path as typed, so that what is shown does not depend on where the file is.
+pub fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(|| path.display().to_string(), |name| name.to_string_lossy().into_owned())
+}
+
 /// Why a file cannot be run.
 #[derive(Debug, PartialEq, Eq)]
 pub enum ElfError {

@@ -100,10 +100,7 @@ pub fn command_line(elf: &std::path::Path, args: &[String]) -> Result<String, St
             "the argument {arg:?} cannot reach the firmware whole: its C library splits the semihosting command line at spaces"
         ));
     }
-    let name = elf
-        .file_name()
-        .map_or_else(|| elf.to_string_lossy(), |n| n.to_string_lossy())
-        .replace(char::is_whitespace, "_");
+    let name = crate::elf::file_name(elf).replace(char::is_whitespace, "_");
     Ok(std::iter::once(name).chain(args.iter().cloned()).collect::<Vec<_>>().join(" "))
 }
 

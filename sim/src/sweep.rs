@@ -310,11 +310,15 @@ pub fn exit_status(rows: &[Row], race_exitcode: u8) -> u8 {
 }
 
 /// What identifies a grid, so that only shards of one sweep are merged: the programs (by
-/// file name: shards may run where the files live elsewhere), the variants, the limits and
-/// the base machine.
+/// file name: shards may run where the files live elsewhere; and by what they run: two
+/// programs of one name are not taken for one), the variants, the limits and the base
+/// machine.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GridId {
     pub programs: Vec<String>,
+    /// The programs' [`crate::elf::Image::fingerprint`]s (0 for a file that does not load:
+    /// its cells say why).
+    pub firmware: Vec<u32>,
     pub variants: Vec<String>,
     pub max_insns: u64,
     /// (Absent in the shards of a build before `--max-cycles`: none.)
@@ -326,10 +330,9 @@ pub struct GridId {
 
 impl GridId {
     pub fn new(programs: &[PathBuf], variants: &[Variant], limits: &Limits, base: &MachineConfig) -> GridId {
-        let name =
-            |p: &PathBuf| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned());
         GridId {
-            programs: programs.iter().map(name).collect(),
+            programs: programs.iter().map(|p| elf::file_name(p)).collect(),
+            firmware: programs.iter().map(|p| elf::load(p).map_or(0, |image| image.fingerprint())).collect(),
             variants: variants.iter().map(|v| v.spec.clone()).collect(),
             max_insns: limits.max_insns.unwrap_or(u64::MAX),
             max_cycles: limits.max_cycles,
@@ -358,7 +361,7 @@ struct ShardRow {
 }
 
 /// The version of the shard format (raised when it changes).
-const SHARD_FORMAT: u32 = 1;
+const SHARD_FORMAT: u32 = 2;
 
 /// A shard's rows as JSON lines: a header (the grid, the shard), then one line per cell.
 pub fn shard_lines(grid: &GridId, shard: Shard, rows: &[(usize, Row)]) -> String {
@@ -394,7 +397,7 @@ pub fn merge(shards: &[(String, String)]) -> Result<Vec<Row>, String> {
             }
             Some((g, first)) if *g != header.grid => {
                 return Err(format!(
-                "{name} is a shard of another sweep than {first} (programs, cache grid, --max-insns or machine differ)"
+                "{name} is a shard of another sweep than {first} (programs, their contents, cache grid, limits or machine differ)"
             ))
             }
             Some(_) => {}
