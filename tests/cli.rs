@@ -584,6 +584,15 @@ fn recorded_trace(name: &str) -> (String, Vec<u8>) {
     (path, bytes)
 }
 
+/// An endless input (`/dev/zero` as the firmware or the machine) was read until the host's
+/// memory ran out; a character device is refused at once now, with the input's status.
+#[test]
+fn endless_inputs_are_refused() {
+    assert_fails(&["run", "/dev/zero"], 101, "/dev/zero: cannot read the file: a character device, not a file");
+    assert_fails(&["config", "--machine", "/dev/zero"], 110, "cannot read /dev/zero: a character device");
+    assert_fails(&["sweep", "--grid", "/dev/zero", &firmware("hello")], 110, "cannot read /dev/zero");
+}
+
 /// A closed standard output or error took every write for a success: the firmware's
 /// console, a sweep's rows, the race report lost with status 0 (or 66). Refused now before
 /// anything runs (122, said on standard error when that is open); a closed standard input

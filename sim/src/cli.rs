@@ -114,7 +114,8 @@ impl MachineArgs {
                 })?
                 .map_err(|e| format!("preset {name}: {e}"))?,
             Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+                let text =
+                    crate::input::read_to_string(Path::new(path)).map_err(|e| format!("cannot read {path}: {e}"))?;
                 MachineConfig::from_toml(&text).map_err(|e| format!("{path}: {e}"))?
             }
         };
@@ -314,7 +315,7 @@ impl ReportArgs {
         let Some(path) = &self.suppressions else { return Ok(Vec::new()) };
         let bad =
             |message: String| Fatal(Failure::InvalidConfig, format!("suppressions {}: {message}", path.display()));
-        let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+        let text = crate::input::read_to_string(path).map_err(|e| bad(e.to_string()))?;
         suppress::parse(&text).map_err(|e| bad(e.to_string()))
     }
 
@@ -1222,7 +1223,7 @@ fn sweep(args: &SweepArgs) -> Result<u8, Fatal> {
         Axis::new("write", &args.write),
     ];
     if let Some(path) = &args.grid {
-        let text = std::fs::read_to_string(path)
+        let text = crate::input::read_to_string(path)
             .map_err(|e| Fatal(Failure::InvalidConfig, format!("cannot read {}: {e}", path.display())))?;
         let path = path.display().to_string();
         crate::sweep::add_grid_file(&mut axes, &path, &text)
@@ -1300,7 +1301,7 @@ fn sweep_merge(args: &MergeArgs) -> Result<u8, Fatal> {
     let outputs = TableOut::create(&args.table)?;
     let mut shards = Vec::new();
     for path in &args.shards {
-        let text = std::fs::read_to_string(path).map_err(|e| match e.kind() {
+        let text = crate::input::read_to_string(path).map_err(|e| match e.kind() {
             // Read, but not text: a binary file given by mistake, not an unreadable one.
             io::ErrorKind::InvalidData => {
                 Fatal(Failure::BadShards, format!("{}: not the output of `sweep --shard` (not text)", path.display()))

@@ -55,6 +55,10 @@ impl Image {
     }
 }
 
+/// The largest firmware file read: 32-bit code and data with their debug information are
+/// far smaller.
+const ELF_LIMIT: u64 = 1 << 30;
+
 /// The file name of the firmware at `path`, as runs show it (the timeline, a sweep's shards):
 /// not the path as typed, so that what is shown does not depend on where the file is.
 pub fn file_name(path: &Path) -> String {
@@ -169,7 +173,7 @@ impl fmt::Display for ElfError {
 
 /// Reads and parses the ELF file at `path`.
 pub fn load(path: &Path) -> Result<Image, ElfError> {
-    let bytes = std::fs::read(path).map_err(|e| ElfError::Unreadable(e.to_string()))?;
+    let bytes = crate::input::read(path, ELF_LIMIT).map_err(|e| ElfError::Unreadable(e.to_string()))?;
     parse(&bytes)
 }
 

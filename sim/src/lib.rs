@@ -15,6 +15,7 @@ pub mod fit;
 pub mod gdb;
 pub mod heap;
 pub mod htif;
+mod input;
 pub mod machine;
 pub mod progress;
 pub mod provoke;
