@@ -117,6 +117,28 @@ fn no_loadable_segment() {
     assert_fails(&["run", &f], 106, "no loadable (PT_LOAD) segment");
 }
 
+/// A firmware the machine cannot hold left every output given for its run empty (they were
+/// created before the image was placed): they are left as they were now, for `run` and
+/// `provoke` alike.
+#[test]
+fn a_refused_run_leaves_its_output_files_alone() {
+    let report = temp_file("kept-report.json", b"an earlier report\n");
+    let stats = temp_file("kept-stats.json", b"earlier statistics\n");
+    let fresh = temp("not-created.json");
+    let _ = std::fs::remove_file(&fresh);
+    let hello = firmware("hello");
+    for args in [
+        vec!["run", "--dram-size", "1M", "--race-check", "--report-file", &report, "--stats-json", &stats, &hello],
+        vec!["run", "--dram-size", "1M", "--timeline", &fresh, "--race-check", &hello],
+        vec!["provoke", "--dram-size", "1M", "--report-file", &report, &hello],
+    ] {
+        assert_fails(&args, 107, "lies outside memory");
+        assert_eq!(std::fs::read_to_string(&report).unwrap(), "an earlier report\n", "{args:?}");
+        assert_eq!(std::fs::read_to_string(&stats).unwrap(), "earlier statistics\n", "{args:?}");
+        assert!(!std::path::Path::new(&fresh).exists(), "{args:?}");
+    }
+}
+
 #[test]
 fn image_outside_memory() {
     // The firmware's data and stack live above 2 MiB into DRAM.

@@ -634,13 +634,12 @@ fn provoke(args: &ProvokeArgs) -> Result<u8, Fatal> {
     let config = args.machine.machine().map_err(|e| Fatal(Failure::InvalidConfig, e))?;
     let path = args.firmware.display().to_string();
     let image = elf::load(&args.firmware).map_err(|e| Fatal(e.failure(), format!("{path}: {e}")))?;
+    // The image must fit before the runs (they assume it does), and before any output is
+    // created (a refused run leaves the files as they were).
+    crate::fit::check(&image, &config).map_err(does_not_fit(&args.firmware))?;
+    let cmdline = crate::semihost::command_line(&args.firmware, &args.args).map_err(|e| Fatal(Failure::Usage, e))?;
     let source = SourceMap::of(&image);
     let out = OutFile::create_opt("the provoke report", args.report_file.as_deref())?;
-    let cmdline = crate::semihost::command_line(&args.firmware, &args.args).map_err(|e| Fatal(Failure::Usage, e))?;
-    // The image must fit before the runs (they assume it does).
-    let probe = Semihost::new(Box::new(io::sink()), Box::new(io::sink()), cmdline.clone(), config.clock_hz);
-    Machine::new(&config, image.clone(), probe, ())
-        .map_err(|e| Fatal(Failure::OutsideMemory, format!("{path}: {e}")))?;
     let timeline_out = OutFile::create_opt("the timeline", args.timeline.as_deref())?;
     if args.timeline.is_some() {
         timeline::recorder(args.timeline_window.as_deref()).map_err(|e| Fatal(Failure::Usage, e))?;
@@ -899,6 +898,11 @@ impl OutFile {
     }
 }
 
+/// The failure of a firmware at `path` that the machine cannot hold.
+fn does_not_fit(path: &Path) -> impl Fn(crate::fit::OutsideMemory) -> Fatal + '_ {
+    move |e| Fatal(Failure::OutsideMemory, format!("{}: {e}", path.display()))
+}
+
 /// Refuses a command whose outputs are among its inputs or each other, before any is created.
 fn distinct(files: &Files) -> Result<(), Fatal> {
     files.check().map_err(|message| Fatal(Failure::Usage, message))
@@ -958,11 +962,14 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     let config = args.machine.machine().map_err(|e| Fatal(Failure::InvalidConfig, e))?;
     let path = args.firmware.display().to_string();
     let image = elf::load(&args.firmware).map_err(|e| Fatal(e.failure(), format!("{path}: {e}")))?;
+    // What can refuse the run is looked at before any output is created: files given for
+    // its results are left as they were (a firmware that did not fit emptied them).
+    crate::fit::check(&image, &config).map_err(does_not_fit(&args.firmware))?;
+    let suppressions = args.report.suppressions()?;
     let source = SourceMap::of(&image);
     // Every output file is created before the run: a path that cannot be written fails now,
     // not after a long run whose results would then be lost.
     let report_out = ReportOuts::open(&args.report)?;
-    let suppressions = args.report.suppressions()?;
     let stats_out = OutFile::create_opt("the statistics", args.stats_json.as_deref())?;
     let signature_out = match &args.signature {
         Some(path) => {
@@ -1511,8 +1518,7 @@ fn simulate<S: EventSink + RacesSoFar>(
     outputs: Outputs,
 ) -> Result<(RunEnd, S, RunNotes, Late), Fatal> {
     let path = args.firmware.display();
-    let mut machine =
-        Machine::new(config, image, host, sink).map_err(|e| Fatal(Failure::OutsideMemory, format!("{path}: {e}")))?;
+    let mut machine = Machine::new(config, image, host, sink).map_err(does_not_fit(&args.firmware))?;
     if let Some(tohost) = machine.ignored_tohost() {
         crate::diag!(
             "mxpsim: warning: {path}: the symbol `tohost` ({tohost:#010x}) is not 8 aligned, writable bytes of memory: \
