@@ -110,3 +110,37 @@ fn halt_on_race_stops_in_the_debugger_with_the_races_listed() {
     assert!(s.stderr.contains("data race 1 of 1"), "the full report at the end: {}", s.stderr);
     assert_eq!(s.status, Some(66), "{}", s.stderr);
 }
+
+/// A debugger whose connection breaks, or that sends what the stub cannot read, ended the run
+/// with an error and lost its results (no statistics, no race report). The run now goes on
+/// without it, as after a detach, and delivers them.
+#[test]
+fn a_broken_debugger_connection_leaves_the_run_to_finish() {
+    use std::io::Write;
+    let racy = elf("race-tests", "wb_dma_r_pending_store");
+    for garbage in [&b"$g#00"[..], b"", b"\x01\x02 not a packet"] {
+        let stats = common::temp("gdb-broken-stats.json");
+        let _ = std::fs::remove_file(&stats);
+        let mut mxpsim = Command::new(env!("CARGO_BIN_EXE_mxpsim"))
+            .args(["run", "--race-check", "--stats-json", &stats, "--gdb", "0", &racy])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("mxpsim starts");
+        let mut stderr = BufReader::new(mxpsim.stderr.take().unwrap());
+        let mut first = String::new();
+        stderr.read_line(&mut first).unwrap();
+        let addr = first.split("waiting for GDB on ").nth(1).and_then(|t| t.split(' ').next()).expect(&first);
+        let mut connection = std::net::TcpStream::connect(addr).unwrap();
+        connection.write_all(garbage).unwrap();
+        drop(connection);
+        let out = mxpsim.wait_with_output().unwrap();
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+        assert_eq!(out.status.code(), Some(66), "{garbage:?}: {rest}");
+        assert!(rest.contains("mxpsim: warning: --gdb: the debugger's session ended without a detach"), "{rest}");
+        assert!(rest.contains("SUMMARY"), "{garbage:?}: the race report: {rest}");
+        assert!(std::fs::read_to_string(&stats).unwrap().contains("\"instructions\""), "{garbage:?}");
+    }
+}

@@ -1535,18 +1535,25 @@ fn simulate<S: EventSink + RacesSoFar>(
         machine.bus.record_timeline(recorder);
     }
     let mut late = Late::default();
-    let mut limits = Limits { max_insns: args.max_insns, max_cycles: args.max_cycles, ..Limits::default() };
-    if args.gdb.is_none() {
-        // (Under GDB, Ctrl-C belongs to the debugger.)
+    let limits = Limits { max_insns: args.max_insns, max_cycles: args.max_cycles, ..Limits::default() };
+    let with_signals = |mut limits: Limits| -> Result<Limits, Fatal> {
         limits.stop = stop_on_signals()?;
-    }
-    machine.set_limits(limits);
+        Ok(limits)
+    };
+    // (Under GDB, Ctrl-C belongs to the debugger, until it has left.)
+    machine.set_limits(if args.gdb.is_some() { limits.clone() } else { with_signals(limits.clone())? });
     let mut progress = outputs.progress;
     let mut show = |m: &Machine<S>| progress.iter_mut().for_each(|line| line.update(m));
     let outcome = match (&args.trace, args.gdb) {
         (None, Some(port)) => {
             let listener = gdb::listen(port).map_err(|e| Fatal(Failure::HostIo, format!("--gdb {port}: {e}")))?;
-            gdb::serve(listener, &mut machine).map_err(|e| Fatal(Failure::HostIo, e))?
+            match gdb::serve(listener, &mut machine).map_err(|e| Fatal(Failure::HostIo, e))? {
+                Some(outcome) => outcome,
+                None => {
+                    machine.set_limits(with_signals(limits)?);
+                    machine.run(&mut (), &mut show)
+                }
+            }
         }
         (None, None) => machine.run(&mut (), &mut show),
         (Some(trace), _) => {

@@ -86,20 +86,30 @@ pub fn listen(port: u16) -> std::io::Result<TcpListener> {
 }
 
 /// Waits for the debugger on `listener`, then runs the machine under its control until the
-/// run ends (or the debugger leaves: then the run goes on to its end without it).
-pub fn serve<S: EventSink + RacesSoFar>(listener: TcpListener, machine: &mut Machine<S>) -> Result<Outcome, String> {
+/// run ends: its outcome; `None` when the debugger left first (a detach, or a connection
+/// that broke or carried what the stub cannot read: said in a warning), for the caller to
+/// run the rest without it. (A broken connection ended the run with an error, and the
+/// statistics and race report it had were lost.)
+pub fn serve<S: EventSink + RacesSoFar>(
+    listener: TcpListener,
+    machine: &mut Machine<S>,
+) -> Result<Option<Outcome>, String> {
     let (stream, _) = listener.accept().map_err(|e| format!("--gdb: cannot accept a connection: {e}"))?;
     // Small packets go out at once (the protocol is a ping-pong of tiny messages).
     let _ = stream.set_nodelay(true);
     let mut session = Session::new(machine);
     let stub = GdbStub::new(stream);
-    let reason = stub.run_blocking::<EventLoop<Session<'_, S>>>(&mut session).map_err(|e| format!("--gdb: {e}"))?;
+    let reason = stub.run_blocking::<EventLoop<Session<'_, S>>>(&mut session);
     if let Some(outcome) = session.ended.take() {
-        return Ok(outcome);
+        return Ok(Some(outcome));
     }
     match reason {
-        DisconnectReason::Kill => Ok(Outcome::Killed { pc: session.machine.hart.pc }),
-        _ => Ok(session.machine.run(&mut (), |_| {})),
+        Ok(DisconnectReason::Kill) => Ok(Some(Outcome::Killed { pc: session.machine.hart.pc })),
+        Ok(_) => Ok(None),
+        Err(e) => {
+            crate::diag!("mxpsim: warning: --gdb: the debugger's session ended without a detach ({e}); the run goes on without it");
+            Ok(None)
+        }
     }
 }
 
