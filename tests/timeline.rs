@@ -124,3 +124,20 @@ fn bad_windows_and_missing_race_check_are_refused() {
     let o = mxpsim(&["run", "--timeline", &temp("x.json"), &elf("tests", "hello")]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+/// The timeline's events were a list of JSON values until the end: some 1.9 KB of memory an
+/// event, 1.4 GB for the first 4 × 10⁷ instructions of cpubench (3.7 GB at the record cap)
+/// where the file is 67 MB. Written as they are made, the run fits in 1.5 GB of address
+/// space (it aborted, unable to allocate).
+#[test]
+fn a_long_timeline_fits_in_modest_memory() {
+    let out = temp("long-timeline.json");
+    let run = format!(
+        "ulimit -v 1500000; exec \"$0\" run --race-check --timeline {out} --max-insns 40000000 {}",
+        elf("bench", "cpubench")
+    );
+    let o = std::process::Command::new("sh").args(["-c", &run, env!("CARGO_BIN_EXE_mxpsim")]).output().unwrap();
+    // (The instruction limit: cpubench runs 2 × 10⁸.)
+    assert_eq!(o.status.code(), Some(120), "{}", stderr(&o));
+    well_formed(&serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap());
+}
