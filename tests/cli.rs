@@ -127,12 +127,44 @@ fn a_refused_run_leaves_its_output_files_alone() {
     let fresh = temp("not-created.json");
     let _ = std::fs::remove_file(&fresh);
     let hello = firmware("hello");
-    for args in [
-        vec!["run", "--dram-size", "1M", "--race-check", "--report-file", &report, "--stats-json", &stats, &hello],
-        vec!["run", "--dram-size", "1M", "--timeline", &fresh, "--race-check", &hello],
-        vec!["provoke", "--dram-size", "1M", "--report-file", &report, &hello],
+    let outputs = ["--race-check", "--report-file", &report, "--stats-json", &stats, "--timeline", &fresh];
+    let with_outputs = |before: &[&'static str], after: &[&str]| {
+        [&["run"][..], before, &outputs, after].concat().into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    for (args, status, why) in [
+        (with_outputs(&["--dram-size", "1M"], &[&hello]), 107, "lies outside memory"),
+        (with_outputs(&["--suppressions", "/nonexistent/s.toml"], &[&hello]), 110, "suppressions"),
+        (with_outputs(&["--timeline-window", "x"], &[&hello]), 2, "--timeline-window"),
+        (with_outputs(&[], &[&hello, "--", "two words"]), 2, "cannot reach the firmware whole"),
+        (
+            vec![
+                "provoke".into(),
+                "--dram-size".into(),
+                "1M".into(),
+                "--report-file".into(),
+                report.clone(),
+                hello.clone(),
+            ],
+            107,
+            "lies outside memory",
+        ),
+        (
+            vec![
+                "provoke".into(),
+                "--timeline".into(),
+                fresh.clone(),
+                "--timeline-window".into(),
+                "x".into(),
+                "--report-file".into(),
+                report.clone(),
+                hello.clone(),
+            ],
+            2,
+            "--timeline-window",
+        ),
     ] {
-        assert_fails(&args, 107, "lies outside memory");
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        assert_fails(&args, status, why);
         assert_eq!(std::fs::read_to_string(&report).unwrap(), "an earlier report\n", "{args:?}");
         assert_eq!(std::fs::read_to_string(&stats).unwrap(), "earlier statistics\n", "{args:?}");
         assert!(!std::path::Path::new(&fresh).exists(), "{args:?}");
@@ -610,9 +642,13 @@ fn recorded_trace(name: &str) -> (String, Vec<u8>) {
 /// memory ran out; a character device is refused at once now, with the input's status.
 #[test]
 fn endless_inputs_are_refused() {
-    assert_fails(&["run", "/dev/zero"], 101, "/dev/zero: cannot read the file: a character device, not a file");
-    assert_fails(&["config", "--machine", "/dev/zero"], 110, "cannot read /dev/zero: a character device");
+    let device = "longer than 1048576 bytes (a character device, not a file)";
+    assert_fails(&["run", "/dev/zero"], 101, &format!("/dev/zero: cannot read the file: {device}"));
+    assert_fails(&["config", "--machine", "/dev/zero"], 110, &format!("cannot read /dev/zero: {device}"));
     assert_fails(&["sweep", "--grid", "/dev/zero", &firmware("hello")], 110, "cannot read /dev/zero");
+    // /dev/null is an empty file, as it was: the default machine.
+    let o = mxpsim(&["config", "--machine", "/dev/null"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
 /// A closed standard output or error took every write for a success: the firmware's
@@ -635,6 +671,9 @@ fn closed_standard_streams() {
     }
     let o = closed("2>&-", &["run", "--race-check", &elf("race-tests", "wb_dma_r_pending_store")]);
     assert_eq!(o.status.code(), Some(122));
+    // /dev/null given on purpose, read-write as Python's DEVNULL opens it, is no closed stream.
+    let o = closed("1<>/dev/null 2<>/dev/null", &["run", &hello]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let o = closed("<&-", &["run", &hello]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let expected = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("firmware/tests/hello.expected");

@@ -158,6 +158,17 @@ fn merge_refuses_what_is_not_one_sweep() {
     let o = merge(&[&a, &namesake_shard]);
     assert_eq!(o.status.code(), Some(111), "{}", stderr(&o));
     assert!(stderr(&o).contains("another sweep"), "{}", stderr(&o));
+    // A shard of the format before the programs' fingerprints is refused by its format.
+    let text = std::fs::read_to_string(&a).unwrap();
+    let fingerprints = text.find(r#""firmware":["#).unwrap();
+    let end = fingerprints + text[fingerprints..].find("],").unwrap() + 2;
+    let old = format!("{}{}", &text[..fingerprints], &text[end..])
+        .replace(r#""mxpsim_sweep_shard":2"#, r#""mxpsim_sweep_shard":1"#);
+    let old_shard = temp("refuse-format-1.jsonl");
+    std::fs::write(&old_shard, old).unwrap();
+    let o = merge(&[&old_shard]);
+    assert_eq!(o.status.code(), Some(111), "{}", stderr(&o));
+    assert!(stderr(&o).contains("shard format 1 (this mxpsim reads 2)"), "{}", stderr(&o));
     let not_a_shard = temp("not-a-shard.txt");
     std::fs::write(&not_a_shard, "program,cache\n").unwrap();
     assert_eq!(merge(&[&not_a_shard]).status.code(), Some(111));

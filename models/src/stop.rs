@@ -27,7 +27,8 @@ impl StopRequest {
         }
     }
 
-    /// Asks for a stop (tests; a signal handler stores into [`StopRequest::word`]).
+    /// Asks for a stop (the console's closed pipe, tests; a signal handler stores into
+    /// [`StopRequest::word`]).
     pub fn request(&self, reason: usize) {
         self.0.store(reason, Ordering::Relaxed);
     }

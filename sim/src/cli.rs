@@ -638,12 +638,12 @@ fn provoke(args: &ProvokeArgs) -> Result<u8, Fatal> {
     // created (a refused run leaves the files as they were).
     crate::fit::check(&image, &config).map_err(does_not_fit(&args.firmware))?;
     let cmdline = crate::semihost::command_line(&args.firmware, &args.args).map_err(|e| Fatal(Failure::Usage, e))?;
-    let source = SourceMap::of(&image);
-    let out = OutFile::create_opt("the provoke report", args.report_file.as_deref())?;
-    let timeline_out = OutFile::create_opt("the timeline", args.timeline.as_deref())?;
     if args.timeline.is_some() {
         timeline::recorder(args.timeline_window.as_deref()).map_err(|e| Fatal(Failure::Usage, e))?;
     }
+    let source = SourceMap::of(&image);
+    let out = OutFile::create_opt("the provoke report", args.report_file.as_deref())?;
+    let timeline_out = OutFile::create_opt("the timeline", args.timeline.as_deref())?;
     let selection = match args.races.is_empty() {
         true => crate::provoke::Selection::All,
         false => crate::provoke::Selection::Numbers(args.races.clone()),
@@ -966,20 +966,26 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     // its results are left as they were (a firmware that did not fit emptied them).
     crate::fit::check(&image, &config).map_err(does_not_fit(&args.firmware))?;
     let suppressions = args.report.suppressions()?;
+    let signature_range = match &args.signature {
+        Some(_) => {
+            Some(signature_range(&image.symbols).map_err(|e| Fatal(Failure::Usage, format!("--signature: {e}")))?)
+        }
+        None => None,
+    };
+    let cmdline = crate::semihost::command_line(&args.firmware, &args.args).map_err(|e| Fatal(Failure::Usage, e))?;
+    let timeline_recorder = match &args.timeline {
+        Some(_) => Some(timeline::recorder(args.timeline_window.as_deref()).map_err(|e| Fatal(Failure::Usage, e))?),
+        None => None,
+    };
     let source = SourceMap::of(&image);
     // Every output file is created before the run: a path that cannot be written fails now,
     // not after a long run whose results would then be lost.
     let report_out = ReportOuts::open(&args.report)?;
     let stats_out = OutFile::create_opt("the statistics", args.stats_json.as_deref())?;
-    let signature_out = match &args.signature {
-        Some(path) => {
-            let range =
-                signature_range(&image.symbols).map_err(|e| Fatal(Failure::Usage, format!("--signature: {e}")))?;
-            Some((range, OutFile::create("the signature", path)?))
-        }
-        None => None,
+    let signature_out = match (signature_range, &args.signature) {
+        (Some(range), Some(path)) => Some((range, OutFile::create("the signature", path)?)),
+        _ => None,
     };
-    let cmdline = crate::semihost::command_line(&args.firmware, &args.args).map_err(|e| Fatal(Failure::Usage, e))?;
     // On a terminal the firmware's lines show as they are written; elsewhere they are
     // buffered (and flushed when the run ends, however it ends).
     let on_terminal = io::stdout().is_terminal();
@@ -1015,12 +1021,9 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
         }
         None => None,
     };
-    let timeline = match &args.timeline {
-        Some(path) => {
-            let recorder = timeline::recorder(args.timeline_window.as_deref()).map_err(|e| Fatal(Failure::Usage, e))?;
-            Some((recorder, OutFile::create("the timeline", path)?))
-        }
-        None => None,
+    let timeline = match (timeline_recorder, &args.timeline) {
+        (Some(recorder), Some(path)) => Some((recorder, OutFile::create("the timeline", path)?)),
+        _ => None,
     };
     let (timeline, timeline_out) = timeline.map_or((None, None), |(r, f)| (Some(r), Some(f)));
     let outputs = Outputs { stats: stats_out, signature: signature_out, progress, timeline };
@@ -1241,6 +1244,8 @@ fn sweep(args: &SweepArgs) -> Result<u8, Fatal> {
     let outputs = TableOut::create(&args.table)?;
     let progress = io::stderr().is_terminal();
     let limits = Limits { max_insns: Some(args.max_insns), max_cycles: args.max_cycles, stop: stop_on_signals()? };
+    // (Before the runs: the programs' fingerprints are those of the files the cells run.)
+    let grid = crate::sweep::GridId::new(&args.programs, &variants, &limits, &base);
     let rows = crate::sweep::sweep(&args.programs, &variants, &limits, shard, progress)
         .map_err(|(path, e)| Fatal(e.failure(), format!("{}: {e}", path.display())))?;
     // After a signal: the cells that ran (the last ones cut short) are delivered, then said to
@@ -1253,7 +1258,6 @@ fn sweep(args: &SweepArgs) -> Result<u8, Fatal> {
     let status = if let Some(shard) = args.shard {
         // A shard delivers its rows; the merge decides the sweep's status (and refuses cells
         // missing from an interrupted shard).
-        let grid = crate::sweep::GridId::new(&args.programs, &variants, &limits, &base);
         write_stdout(&crate::sweep::shard_lines(&grid, shard, &rows), "the shard's rows")?;
         0
     } else {

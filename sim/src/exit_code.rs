@@ -223,13 +223,9 @@ pub enum Signal {
 }
 
 impl Signal {
-    /// The signal of this number (one of the three that stop a run).
+    /// The signal of this number (one of the three that stop a run; SIGINT for another).
     pub fn of(number: usize) -> Signal {
-        match i32::try_from(number) {
-            Ok(signal_hook::consts::SIGTERM) => Signal::Term,
-            Ok(signal_hook::consts::SIGPIPE) => Signal::Pipe,
-            _ => Signal::Int,
-        }
+        [Signal::Term, Signal::Pipe].into_iter().find(|signal| signal.number() == number).unwrap_or(Signal::Int)
     }
 
     /// Its number, as a stop request carries it ([`Signal::of`] reads it back).

@@ -88,7 +88,7 @@ pub fn listen(port: u16) -> std::io::Result<TcpListener> {
 /// Waits for the debugger on `listener`, then runs the machine under its control until the
 /// run ends: its outcome; `None` when the debugger left first (a detach, or a connection
 /// that broke or carried what the stub cannot read: said in a warning), for the caller to
-/// run the rest without it. (A broken connection ended the run with an error, and the
+/// run the rest without it; `Err` when mxpsim's side of the session failed. (A broken connection ended the run with an error, and the
 /// statistics and race report it had were lost.)
 pub fn serve<S: EventSink + RacesSoFar>(
     listener: TcpListener,
@@ -106,6 +106,8 @@ pub fn serve<S: EventSink + RacesSoFar>(
     match reason {
         Ok(DisconnectReason::Kill) => Ok(Some(Outcome::Killed { pc: session.machine.hart.pc })),
         Ok(_) => Ok(None),
+        // mxpsim's own side of the session failed: not the debugger's doing.
+        Err(e) if e.is_target_error() => Err(format!("--gdb: {e}")),
         Err(e) => {
             crate::diag!("mxpsim: warning: --gdb: the debugger's session ended without a detach ({e}); the run goes on without it");
             Ok(None)

@@ -131,8 +131,8 @@ impl Semihost {
 
     /// Writes what the firmware sent through another console (the HTIF's, the UART's) to its
     /// standard output. A write error is the same as a semihosting write's: the firmware's
-    /// output is lost, the run goes on, and the first error is kept for
-    /// [`Semihost::console_error`].
+    /// output is lost, the first error is kept for [`Semihost::console_error`], and the run
+    /// goes on, unless the error is a closed pipe ([`Semihost::stop_when_console_closes`]).
     pub fn console(&mut self, bytes: &[u8]) {
         let written = self.stdout.write_all(bytes);
         let _ = self.note(written);

@@ -317,7 +317,9 @@ pub fn exit_status(rows: &[Row], race_exitcode: u8) -> u8 {
 pub struct GridId {
     pub programs: Vec<String>,
     /// The programs' [`crate::elf::Image::fingerprint`]s (0 for a file that does not load:
-    /// its cells say why).
+    /// its cells say why). (Absent in a shard of format 1, which is then refused by its
+    /// format, not as an unreadable header.)
+    #[serde(default)]
     pub firmware: Vec<u32>,
     pub variants: Vec<String>,
     pub max_insns: u64,
