@@ -6,7 +6,7 @@ mod common;
 
 use common::elf;
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStderr, Command, Stdio};
 
 /// The output of a gdb-multiarch batch session on `elf` against `mxpsim run --gdb 0 ARGS
 /// ELF`, with mxpsim's standard output, standard error and exit status.
@@ -17,7 +17,9 @@ struct Session {
     status: Option<i32>,
 }
 
-fn debug(elf: &str, mxpsim_args: &[&str], gdb_commands: &[&str]) -> Session {
+/// `mxpsim run ARGS --gdb 0 ELF`, started: the process, its standard error after the first
+/// line, that line, and the address it listens on (which the line says).
+fn listening(elf: &str, mxpsim_args: &[&str]) -> (Child, BufReader<ChildStderr>, String, String) {
     let mut mxpsim = Command::new(env!("CARGO_BIN_EXE_mxpsim"))
         .arg("run")
         .args(mxpsim_args)
@@ -27,11 +29,15 @@ fn debug(elf: &str, mxpsim_args: &[&str], gdb_commands: &[&str]) -> Session {
         .stderr(Stdio::piped())
         .spawn()
         .expect("mxpsim starts");
-    // The first line on standard error says where it listens.
     let mut stderr = BufReader::new(mxpsim.stderr.take().unwrap());
     let mut first = String::new();
     stderr.read_line(&mut first).unwrap();
     let addr = first.split("waiting for GDB on ").nth(1).and_then(|t| t.split(' ').next()).expect(&first).to_string();
+    (mxpsim, stderr, first, addr)
+}
+
+fn debug(elf: &str, mxpsim_args: &[&str], gdb_commands: &[&str]) -> Session {
+    let (mxpsim, mut stderr, first, addr) = listening(elf, mxpsim_args);
     let mut gdb = Command::new("timeout");
     gdb.args(["60", "gdb-multiarch", "-batch", "-nx", "-ex", &format!("target remote {addr}")]);
     for command in gdb_commands {
@@ -121,17 +127,7 @@ fn a_broken_debugger_connection_leaves_the_run_to_finish() {
     for garbage in [&b"$g#00"[..], b"", b"\x01\x02 not a packet"] {
         let stats = common::temp("gdb-broken-stats.json");
         let _ = std::fs::remove_file(&stats);
-        let mut mxpsim = Command::new(env!("CARGO_BIN_EXE_mxpsim"))
-            .args(["run", "--race-check", "--stats-json", &stats, "--gdb", "0", &racy])
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("mxpsim starts");
-        let mut stderr = BufReader::new(mxpsim.stderr.take().unwrap());
-        let mut first = String::new();
-        stderr.read_line(&mut first).unwrap();
-        let addr = first.split("waiting for GDB on ").nth(1).and_then(|t| t.split(' ').next()).expect(&first);
+        let (mxpsim, mut stderr, _, addr) = listening(&racy, &["--race-check", "--stats-json", &stats]);
         let mut connection = std::net::TcpStream::connect(addr).unwrap();
         connection.write_all(garbage).unwrap();
         drop(connection);
