@@ -215,7 +215,9 @@ fn command_line_errors_are_one_line() {
     assert_fails(&["run", "--max-insns", "-1", &hello], 2, "unexpected argument '-1'");
     assert_fails(&["run"], 2, "<FIRMWARE>");
     assert_fails(&["detetc", "x.trace"], 2, "a similar subcommand exists: 'detect'");
-    for args in [vec!["run", "--max-insns", "-1", &hello], vec!["detetc", "x.trace"], vec!["run"]] {
+    // No command at all said the tool's description as its error.
+    assert_fails(&[], 2, "mxpsim: error: no command given (run, sweep, detect, provoke, config;");
+    for args in [vec!["run", "--max-insns", "-1", &hello], vec!["detetc", "x.trace"], vec!["run"], vec![]] {
         assert_eq!(stderr(&mxpsim(&args)).lines().count(), 1, "{args:?}");
     }
 }

@@ -36,9 +36,11 @@ use std::process::ExitCode;
     name = "mxpsim",
     version,
     about = "Simulate a RISC-V SoC with a non-coherent accelerator and run firmware on it",
-    long_about = "mxpsim simulates a small SoC (an RV32IM CPU, memory and, in later versions, a \
-                  write-back data cache and a VectorBlox-MXP-style vector/DMA accelerator) and \
-                  runs unmodified firmware ELF files on it.\n\n\
+    long_about = "mxpsim simulates a small SoC (an RV32IMAC CPU with a configurable write-back \
+                  data cache, AXI memory, and a VectorBlox-MXP-style vector/DMA accelerator \
+                  whose scratchpad and DMA are not coherent with the cache) and runs unmodified \
+                  firmware ELF files on it; with --race-check it reports the data races the \
+                  cache and the accelerator create.\n\n\
                   The firmware's console (RISC-V semihosting, as picolibc's --oslib=semihost \
                   uses it) is mxpsim's standard output and error, and mxpsim exits with the \
                   firmware's exit status.\n\n\
@@ -710,6 +712,12 @@ pub fn main() -> ExitCode {
                 Err(Fatal(failure, message)) => fail(failure, message),
             };
             return ExitCode::from(status);
+        }
+        // (Clap's answer to no command at all is the whole help, on standard error: its
+        // first line, the one an error keeps, would be the tool's description.)
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let message = "no command given (run, sweep, detect, provoke, config; e.g. mxpsim run FW.elf; try --help)";
+            return ExitCode::from(fail(Failure::Usage, message));
         }
         Err(e) => {
             let code = e.exit_code() as u8;
