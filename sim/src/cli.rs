@@ -974,25 +974,25 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
     // its results are left as they were (a firmware that did not fit emptied them).
     crate::fit::check(&image, &config).map_err(does_not_fit(&args.firmware))?;
     let suppressions = args.report.suppressions()?;
-    let signature_range = match &args.signature {
-        Some(_) => {
-            Some(signature_range(&image.symbols).map_err(|e| Fatal(Failure::Usage, format!("--signature: {e}")))?)
-        }
-        None => None,
-    };
+    let signature = args.signature.as_deref().map(|path| {
+        let range = signature_range(&image.symbols).map_err(|e| Fatal(Failure::Usage, format!("--signature: {e}")))?;
+        Ok((range, path))
+    });
+    let signature = signature.transpose()?;
     let cmdline = crate::semihost::command_line(&args.firmware, &args.args).map_err(|e| Fatal(Failure::Usage, e))?;
-    let timeline_recorder = match &args.timeline {
-        Some(_) => Some(timeline::recorder(args.timeline_window.as_deref()).map_err(|e| Fatal(Failure::Usage, e))?),
-        None => None,
-    };
+    let timeline = args.timeline.as_deref().map(|path| {
+        let recorder = timeline::recorder(args.timeline_window.as_deref()).map_err(|e| Fatal(Failure::Usage, e))?;
+        Ok((recorder, path))
+    });
+    let timeline = timeline.transpose()?;
     let source = SourceMap::of(&image);
     // Every output file is created before the run: a path that cannot be written fails now,
     // not after a long run whose results would then be lost.
     let report_out = ReportOuts::open(&args.report)?;
     let stats_out = OutFile::create_opt("the statistics", args.stats_json.as_deref())?;
-    let signature_out = match (signature_range, &args.signature) {
-        (Some(range), Some(path)) => Some((range, OutFile::create("the signature", path)?)),
-        _ => None,
+    let signature_out = match signature {
+        Some((range, path)) => Some((range, OutFile::create("the signature", path)?)),
+        None => None,
     };
     // On a terminal the firmware's lines show as they are written; elsewhere they are
     // buffered (and flushed when the run ends, however it ends).
@@ -1029,9 +1029,9 @@ fn try_run(args: &RunArgs) -> Result<u8, Fatal> {
         }
         None => None,
     };
-    let timeline = match (timeline_recorder, &args.timeline) {
-        (Some(recorder), Some(path)) => Some((recorder, OutFile::create("the timeline", path)?)),
-        _ => None,
+    let timeline = match timeline {
+        Some((recorder, path)) => Some((recorder, OutFile::create("the timeline", path)?)),
+        None => None,
     };
     let (timeline, timeline_out) = timeline.map_or((None, None), |(r, f)| (Some(r), Some(f)));
     let outputs = Outputs { stats: stats_out, signature: signature_out, progress, timeline };

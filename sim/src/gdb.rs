@@ -88,8 +88,9 @@ pub fn listen(port: u16) -> std::io::Result<TcpListener> {
 /// Waits for the debugger on `listener`, then runs the machine under its control until the
 /// run ends: its outcome; `None` when the debugger left first (a detach, or a connection
 /// that broke or carried what the stub cannot read: said in a warning), for the caller to
-/// run the rest without it; `Err` when mxpsim's side of the session failed. (A broken connection ended the run with an error, and the
-/// statistics and race report it had were lost.)
+/// run the rest without it; `Err` when mxpsim's side of the session failed. (A broken
+/// connection ended the run with an error, and the statistics and race report it had were
+/// lost.)
 pub fn serve<S: EventSink + RacesSoFar>(
     listener: TcpListener,
     machine: &mut Machine<S>,

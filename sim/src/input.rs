@@ -9,7 +9,7 @@ use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
 
 /// The longest text input read: far beyond any machine, grid or suppressions file.
-pub const TEXT_LIMIT: u64 = 64 << 20;
+const TEXT_LIMIT: u64 = 64 << 20;
 
 /// The most read from a character device.
 const DEVICE_LIMIT: u64 = 1 << 20;

@@ -32,45 +32,38 @@ impl<W: Write> Tracer<W> {
         }
     }
 
-    fn record(&mut self, result: io::Result<()>) {
-        if let (Err(e), None) = (result, &self.error) {
-            self.error = Some(e);
+    /// Writes one line made by `write`, unless a write has failed before (then nothing is
+    /// formatted); keeps the first error.
+    fn line(&mut self, write: impl FnOnce(&mut W) -> io::Result<()>) {
+        if self.error.is_none() {
+            self.error = write(&mut self.out).err();
         }
     }
 }
 
 impl<W: Write> Observer for Tracer<W> {
     fn retired(&mut self, pc: u32, raw: u32, rd_write: Option<(u8, u32)>) {
-        if self.error.is_some() {
-            return;
-        }
-        let text = disassemble(raw);
-        // A compressed instruction's word is 4 hex digits, as objdump prints it.
-        let word = if length(raw) == 2 { format!("{raw:04x}    ") } else { format!("{raw:08x}") };
-        let result = match rd_write {
-            Some((rd, value)) => {
-                writeln!(self.out, "{pc:08x}  {word}  {text:<32}{}=0x{value:08x}", REG_NAMES[rd as usize])
+        self.line(|out| {
+            let text = disassemble(raw);
+            // A compressed instruction's word is 4 hex digits, as objdump prints it.
+            let word = if length(raw) == 2 { format!("{raw:04x}    ") } else { format!("{raw:08x}") };
+            match rd_write {
+                Some((rd, value)) => {
+                    writeln!(out, "{pc:08x}  {word}  {text:<32}{}=0x{value:08x}", REG_NAMES[rd as usize])
+                }
+                None => writeln!(out, "{pc:08x}  {word}  {text}"),
             }
-            None => writeln!(self.out, "{pc:08x}  {word}  {text}"),
-        };
-        self.record(result);
+        });
     }
 
     fn interrupted(&mut self, pc: u32, interrupt: Interrupt) {
-        if self.error.is_some() {
-            return;
-        }
-        let result =
-            writeln!(self.out, "{pc:08x}  interrupt: {} (mcause {:#x})", interrupt.describe(), interrupt.mcause());
-        self.record(result);
+        self.line(|out| {
+            writeln!(out, "{pc:08x}  interrupt: {} (mcause {:#x})", interrupt.describe(), interrupt.mcause())
+        });
     }
 
     fn trapped(&mut self, pc: u32, trap: Trap) {
-        if self.error.is_some() {
-            return;
-        }
-        let result = writeln!(self.out, "{pc:08x}  trap: {trap}");
-        self.record(result);
+        self.line(|out| writeln!(out, "{pc:08x}  trap: {trap}"));
     }
 }
 
